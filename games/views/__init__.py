@@ -1,0 +1,1 @@
+"""Web views, one module per area (site pages, accounts, lobby, table, replay)."""

@@ -1,0 +1,64 @@
+"""Site-wide pages: home, health check and the development outbox."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from games.health import broker_status, database_status
+from games.mail import outbox_entries, outbox_entry
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html")
+
+
+@never_cache
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    db_ok, db_detail = database_status()
+    broker_ok, broker_detail = broker_status()
+    healthy = db_ok and broker_ok
+    body = {
+        "status": "ok" if healthy else "unavailable",
+        "database": {"ok": db_ok, "detail": db_detail},
+        "broker": {"ok": broker_ok, "detail": broker_detail},
+    }
+    return JsonResponse(body, status=200 if healthy else 503)
+
+
+def _require_outbox_page() -> None:
+    if not settings.DEV_OUTBOX_PAGE:
+        raise Http404("The outbox page exists only in development.")
+
+
+@require_GET
+def outbox_list(request: HttpRequest) -> HttpResponse:
+    _require_outbox_page()
+    return render(request, "dev/outbox_list.html", {"entries": outbox_entries()})
+
+
+@require_GET
+def outbox_detail(request: HttpRequest, name: str) -> HttpResponse:
+    _require_outbox_page()
+    entry = outbox_entry(name)
+    if entry is None:
+        raise Http404("No such email in the outbox.")
+    return render(request, "dev/outbox_detail.html", {"entry": entry})
+
+
+@require_GET
+def outbox_html(request: HttpRequest, name: str) -> HttpResponse:
+    """The HTML part alone, shown in a sandboxed frame on the detail page."""
+    _require_outbox_page()
+    entry = outbox_entry(name)
+    if entry is None or entry.html is None:
+        raise Http404("No HTML part.")
+    response = HttpResponse(entry.html)
+    response["Content-Security-Policy"] = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+    response["X-Frame-Options"] = "SAMEORIGIN"
+    return response

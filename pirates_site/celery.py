@@ -1,0 +1,29 @@
+"""The Celery application. Tasks live in games/tasks.py; beat runs the periodic sweep."""
+
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+
+from pirates_site.startup import load_settings_or_exit
+
+# A worker or beat started with a broken configuration says so in one line and exits.
+load_settings_or_exit()
+
+app = Celery("pirates_site")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()
+
+
+@app.on_after_configure.connect
+def _prepare_broker_folders(sender: Celery, **kwargs: object) -> None:
+    """The filesystem broker needs its folders before the first message."""
+    options = sender.conf.broker_transport_options or {}
+    for key in ("data_folder_in", "data_folder_out", "control_folder"):
+        folder = options.get(key)
+        if folder:
+            os.makedirs(folder, exist_ok=True)
+    backend = str(sender.conf.result_backend or "")
+    if backend.startswith("file://"):
+        os.makedirs(backend[len("file://") :], exist_ok=True)

@@ -1,0 +1,9 @@
+"""Top-level URLs: the web site, the REST API and the admin."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("", include("games.urls")),
+]
