@@ -10,4 +10,5 @@ urlpatterns = [
     path("dev/outbox/", site.outbox_list, name="outbox"),
     path("dev/outbox/<str:name>/", site.outbox_detail, name="outbox-detail"),
     path("dev/outbox/<str:name>/html/", site.outbox_html, name="outbox-html"),
+    path("l/<str:token>/", site.login_link, name="login-link"),
 ]

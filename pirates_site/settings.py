@@ -8,6 +8,8 @@ under ``var/``. Production (``DJANGO_DEBUG=0``) refuses to start without an expl
 
 from __future__ import annotations
 
+import warnings
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -105,6 +107,8 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATIC_ROOT = Path(env_str("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# In development static files come from the finders; no collected folder is needed.
+warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -203,3 +207,8 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL") or "INFO"},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
+
+# Game play
+BOT_MOVE_DELAY_SECONDS = env_int("BOT_MOVE_DELAY_SECONDS", 2)
+SNAPSHOT_EVERY = env_int("SNAPSHOT_EVERY", 25)
+DEFAULT_MOVE_TIME = timedelta(hours=env_int("DEFAULT_MOVE_HOURS", 48))

@@ -62,3 +62,22 @@ def outbox_html(request: HttpRequest, name: str) -> HttpResponse:
     response["Content-Security-Policy"] = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:"
     response["X-Frame-Options"] = "SAMEORIGIN"
     return response
+
+
+@require_GET
+def login_link(request: HttpRequest, token: str) -> HttpResponse:
+    """One click from an email: log in and open the page the link names."""
+    from django.contrib import messages
+    from django.contrib.auth import login
+    from django.shortcuts import redirect
+
+    from games.links import user_for_token
+
+    found = user_for_token(token, current_user_id=request.user.pk if request.user.is_authenticated else None)
+    if found is None:
+        messages.error(request, "That link has expired or was already used. Log in to continue.")
+        return redirect(settings.LOGIN_URL)
+    user, next_path = found
+    if not (request.user.is_authenticated and request.user.pk == user.pk):
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    return redirect(next_path)

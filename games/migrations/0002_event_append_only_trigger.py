@@ -1,0 +1,41 @@
+"""On PostgreSQL the database itself refuses UPDATE and DELETE on the event table.
+
+TRUNCATE stays possible: it is how a test database is emptied between tests, and it needs
+table ownership, which the application's role does not use for anything else.
+"""
+
+from django.db import migrations
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
+
+CREATE = """
+CREATE OR REPLACE FUNCTION games_event_append_only() RETURNS trigger AS $$
+BEGIN
+    RAISE EXCEPTION 'games_event is append-only: % is not allowed', TG_OP
+        USING ERRCODE = 'integrity_constraint_violation';
+END;
+$$ LANGUAGE plpgsql;
+CREATE TRIGGER games_event_append_only
+    BEFORE UPDATE OR DELETE ON games_event
+    FOR EACH ROW EXECUTE FUNCTION games_event_append_only();
+"""
+
+DROP = """
+DROP TRIGGER IF EXISTS games_event_append_only ON games_event;
+DROP FUNCTION IF EXISTS games_event_append_only();
+"""
+
+
+def create(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
+    if schema_editor.connection.vendor == "postgresql":
+        schema_editor.execute(CREATE)
+
+
+def drop(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
+    if schema_editor.connection.vendor == "postgresql":
+        schema_editor.execute(DROP)
+
+
+class Migration(migrations.Migration):
+    dependencies = [("games", "0001_initial")]
+    operations = [migrations.RunPython(create, drop)]

@@ -1,0 +1,278 @@
+"""Games, seats, the append-only event log and snapshots.
+
+The event log is the truth: a game's state is what the rules engine computes by replaying its
+events. Everything else on ``Game`` and ``Seat`` (status, seats to act, deadline) is a read
+column kept up to date by ``games.services`` in the same transaction as the event it follows.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any, ClassVar
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class AppendOnlyError(Exception):
+    """Events are never updated or deleted."""
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        LOBBY = "lobby", "Waiting for players"
+        ACTIVE = "active", "Running"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    class TimeoutPolicy(models.TextChoices):
+        BOT = "bot", "A bot moves for the late player"
+        PASS = "pass", "The late player passes where passing is legal, otherwise a bot moves"
+        NONE = "none", "No timeouts: only reminders"
+
+    rules_id = models.CharField(max_length=32)
+    rules_version = models.PositiveSmallIntegerField()
+    title = models.CharField(max_length=100, blank=True)
+    players = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict, blank=True)
+    fixed_deal = models.BooleanField(default=False, help_text="The deck or first seat was fixed at creation.")
+    is_public = models.BooleanField(default=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)
+
+    # The seed predicts the deck: secret until the game ends. Its SHA-256 is public from the start.
+    seed = models.CharField(max_length=64, blank=True)
+    seed_sha256 = models.CharField(max_length=64, blank=True)
+
+    seq = models.PositiveIntegerField(default=0)
+    to_act = models.JSONField(default=list, blank=True)
+    result = models.JSONField(null=True, blank=True)
+
+    move_time = models.DurationField(default=timedelta(hours=48))
+    reminder_before = models.DurationField(default=timedelta(hours=12))
+    timeout_policy = models.CharField(max_length=8, choices=TimeoutPolicy.choices, default=TimeoutPolicy.BOT)
+    deadline = models.DateTimeField(null=True, blank=True)
+    reminder_at = models.DateTimeField(null=True, blank=True)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes: ClassVar[list[models.Index]] = [
+            # The sweep: turns past their deadline or reminder time, among running games only.
+            models.Index(fields=["deadline"], name="game_deadline_due", condition=Q(status="active")),
+            models.Index(fields=["reminder_at"], name="game_reminder_due", condition=Q(status="active")),
+            models.Index(fields=["status", "is_public", "-created_at"], name="game_status_public"),
+        ]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    @property
+    def display_name(self) -> str:
+        return self.title or f"Game #{self.pk}"
+
+    @property
+    def is_running(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+
+class Seat(models.Model):
+    class BotKind(models.TextChoices):
+        NONE = "", "Person"
+        RANDOM = "random", "Random bot"
+        GREEDY = "greedy", "Greedy bot"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(help_text="The engine's seat number once the game has started.")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
+    bot = models.CharField(max_length=8, choices=BotKind.choices, blank=True, default="")
+    colour = models.CharField(max_length=12, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    must_act = models.BooleanField(default=False)
+    consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
+    replaced_by_bot = models.BooleanField(default=False, help_text="Handed to a bot after repeated timeouts.")
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["game", "position"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["game", "position"], name="seat_unique_position"),
+            models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user", condition=Q(user__isnull=False)),
+        ]
+        indexes: ClassVar[list[models.Index]] = [
+            # "Games waiting for user X": the lobby's first query.
+            models.Index(fields=["user", "must_act"], name="seat_user_must_act"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.position} {self.label}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot)
+
+    @property
+    def label(self) -> str:
+        if self.user_id is not None and not self.replaced_by_bot:
+            return self.user.get_username()
+        if self.user_id is not None:
+            return f"{self.user.get_username()} (bot)"
+        return f"{self.get_bot_display()}"
+
+
+class EventQuerySet(models.QuerySet["Event"]):
+    def update(self, **kwargs: Any) -> int:
+        raise AppendOnlyError("Events are append-only: they are never updated.")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError("Events are append-only: they are never deleted.")
+
+
+class Event(models.Model):
+    class Kind(models.TextChoices):
+        GAME_STARTED = "game_started", "Game started"
+        ACTION = "action", "A player's action"
+        AUTO_PASS = "auto_pass", "A pass the service made for a seat with no other legal action"
+        BOT = "bot", "A bot seat's action"
+        TIMEOUT = "timeout", "The system acted for a seat past its deadline"
+        SEAT_TO_BOT = "seat_to_bot", "A seat was handed to a bot"
+
+    # Kinds whose payload carries an action the engine applies.
+    ENGINE_KINDS: ClassVar[frozenset[str]] = frozenset({"action", "auto_pass", "bot", "timeout"})
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    seat = models.SmallIntegerField(null=True, blank=True)
+    payload = models.JSONField(default=dict)
+    actor = models.CharField(max_length=64, help_text='"user:<id>", "bot:greedy", "system:timeout", …')
+    idempotency_key = models.CharField(max_length=100, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = EventQuerySet.as_manager()
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["game", "seq"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq"),
+            models.UniqueConstraint(
+                fields=["game", "idempotency_key"], name="event_unique_idempotency_key", condition=~Q(idempotency_key="")
+            ),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="event_seq_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}:{self.seq} {self.kind}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise AppendOnlyError("Events are append-only: they are never updated.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError("Events are append-only: they are never deleted.")
+
+    @property
+    def action(self) -> dict[str, Any] | None:
+        action = self.payload.get("action") if self.kind in self.ENGINE_KINDS else None
+        return action if isinstance(action, dict) else None
+
+
+class Snapshot(models.Model):
+    """A shortcut for rebuilding state: the engine's dump after event ``seq``. Never the truth."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    seq = models.PositiveIntegerField()
+    rules_version = models.PositiveSmallIntegerField()
+    state = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["game", "seq"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["game", "seq"], name="snapshot_unique_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}@{self.seq}"
+
+
+class PlayerProfile(models.Model):
+    """A player's preferences: how often to be emailed, their timezone, and time away."""
+
+    class Notify(models.TextChoices):
+        EACH_TURN = "each_turn", "An email for each turn"
+        DAILY_DIGEST = "daily_digest", "One daily digest"
+        NONE = "none", "No turn emails"
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    display_name = models.CharField(max_length=40, blank=True)
+    notify = models.CharField(max_length=16, choices=Notify.choices, default=Notify.EACH_TURN)
+    timezone = models.CharField(max_length=64, default="UTC")
+    away_until = models.DateTimeField(null=True, blank=True, help_text="Deadlines stretch until then (14 days at most).")
+
+    def __str__(self) -> str:
+        return f"profile of {self.user_id}"
+
+
+class Invitation(models.Model):
+    """An emailed invitation to a seat; its link works for people without an account yet."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField()
+    token = models.CharField(max_length=64, unique=True)
+    invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"invitation to {self.game_id} for {self.email}"
+
+
+class Notification(models.Model):
+    """One email sent (or being sent) to one user: the record that makes sending idempotent.
+
+    A row is created before the email goes out; ``sent_at`` is set once the mail server took
+    it. The unique key means a retried or duplicated task finds the row and sends nothing twice.
+    """
+
+    class Kind(models.TextChoices):
+        INVITATION = "invitation", "Invitation"
+        TURN = "turn", "Your turn"
+        REMINDER = "reminder", "Reminder"
+        TIMEOUT = "timeout", "Timeout"
+        SEAT_TO_BOT = "seat_to_bot", "Seat handed to a bot"
+        GAME_OVER = "game_over", "Game over"
+        DIGEST = "digest", "Daily digest"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="notifications")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    # What the email is about: the game's seq for game emails, YYYYMMDD for a digest.
+    key = models.CharField(max_length=32)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["user", "game", "kind", "key"], name="notification_once"),
+        ]
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["kind", "sent_at"], name="notification_kind_sent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.user_id} for {self.game_id}:{self.key}"

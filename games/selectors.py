@@ -1,0 +1,188 @@
+"""Reading games: who may see what, lobby lists, the caller's view, the log and replays.
+
+Hidden information is filtered here, in one place: the seed only once the game is over, the
+engine's ``view`` for the caller's own seat (a spectator's view otherwise), replays of a
+running game only for its players and only from their own seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
+
+from games.models import Event, Game, Seat
+from games.services.errors import Forbidden, InvalidInput, NotFound
+from games.services.state import load_state, rules_for
+
+AnyUser = AbstractBaseUser | AnonymousUser
+
+
+def _is_authenticated(user: AnyUser | None) -> bool:
+    return user is not None and bool(user.is_authenticated)
+
+
+def user_seat(game: Game, user: AnyUser | None) -> Seat | None:
+    if not _is_authenticated(user):
+        return None
+    return next((seat for seat in game.seats.all() if seat.user_id == user.pk), None)  # type: ignore[union-attr]
+
+
+def visible_game(game_id: object, user: AnyUser | None) -> Game:
+    """The game, if ``user`` may see it: public games for everyone, private ones for their players."""
+    if isinstance(game_id, bool) or not isinstance(game_id, int):
+        raise NotFound("No such game.")
+    game = Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
+    if game is None:
+        raise NotFound(f"No game with id {game_id}.")
+    if not game.is_public and user_seat(game, user) is None and not (
+        _is_authenticated(user) and game.created_by_id == user.pk  # type: ignore[union-attr]
+    ):
+        raise NotFound(f"No game with id {game_id}.")
+    return game
+
+
+def seats_summary(game: Game) -> list[dict[str, Any]]:
+    return [
+        {
+            "seat": seat.position,
+            "user": seat.user.get_username() if seat.user_id else None,
+            "bot": (seat.bot or "greedy") if (seat.user_id is None or seat.replaced_by_bot) else None,
+            "colour": seat.colour or None,
+            "must_act": seat.must_act,
+        }
+        for seat in sorted(game.seats.all(), key=lambda s: s.position)
+    ]
+
+
+def game_detail(game: Game, user: AnyUser | None) -> dict[str, Any]:
+    """Everything the caller may know about ``game`` now."""
+    seat = user_seat(game, user)
+    detail: dict[str, Any] = {
+        "id": game.pk,
+        "title": game.display_name,
+        "rules": game.rules_id,
+        "rules_version": game.rules_version,
+        "status": game.status,
+        "players": game.players,
+        "is_public": game.is_public,
+        "fixed_deal": game.fixed_deal,
+        "options": game.options,
+        "created_by": game.created_by.get_username(),
+        "seq": game.seq,
+        "seats": seats_summary(game),
+        "your_seat": seat.position if seat is not None and game.status != Game.Status.LOBBY else None,
+        "to_act": list(game.to_act),
+        "deadline": game.deadline,
+        "move_time_seconds": int(game.move_time.total_seconds()),
+        "timeout_policy": game.timeout_policy,
+        "view": None,
+        "legal_actions": [],
+        "result": game.result,
+        "seed_sha256": game.seed_sha256 or None,
+        "seed": game.seed if game.is_over and game.seed else None,
+    }
+    if game.seq >= 1:
+        rules = rules_for(game)
+        state = load_state(game)
+        position = seat.position if seat is not None else None
+        detail["view"] = rules.view(state, position)
+        if position is not None and game.is_running and not seat.replaced_by_bot and position in game.to_act:  # type: ignore[union-attr]
+            detail["legal_actions"] = rules.legal_actions(state, position)
+    return detail
+
+
+def games_for_user(user: AbstractBaseUser) -> QuerySet[Game]:
+    """The user's games: their move first, then running, waiting to start, and ended."""
+    return (
+        Game.objects.filter(seats__user=user)
+        .annotate(
+            my_turn=Case(When(Q(seats__user=user, seats__must_act=True, status="active"), then=Value(1)),
+                         default=Value(0), output_field=IntegerField()),
+            phase=Case(
+                When(status="active", then=Value(0)),
+                When(status="lobby", then=Value(1)),
+                default=Value(2),
+                output_field=IntegerField(),
+            ),
+        )
+        .order_by("-my_turn", "phase", "deadline", "-created_at")
+        .prefetch_related("seats__user")
+        .distinct()
+    )
+
+
+def open_public_games(user: AnyUser | None) -> QuerySet[Game]:
+    games = Game.objects.filter(status=Game.Status.LOBBY, is_public=True).prefetch_related("seats__user")
+    if _is_authenticated(user):
+        games = games.exclude(seats__user=user)
+    return games.order_by("-created_at")
+
+
+def _event_row(event: Event, reveal_seed: bool) -> dict[str, Any]:
+    if event.kind == Event.Kind.GAME_STARTED:
+        payload = event.payload
+        text = f"The game started with {payload['players']} players."
+        return {
+            "seq": event.seq, "kind": event.kind, "seat": None, "actor": event.actor, "action": None,
+            "text": text, "created_at": event.created_at,
+            "seed": payload.get("seed") if reveal_seed else None,
+        }
+    return {
+        "seq": event.seq, "kind": event.kind, "seat": event.seat, "actor": event.actor, "action": event.action,
+        "text": event.payload.get("text", ""), "created_at": event.created_at,
+    }
+
+
+def events_for(game: Game, user: AnyUser | None, after: int = 0, limit: int = 1000) -> list[dict[str, Any]]:
+    """Log entries after ``after``, each with only what the caller may see."""
+    events = Event.objects.filter(game=game, seq__gt=after).order_by("seq")[:limit]
+    return [_event_row(event, reveal_seed=game.is_over) for event in events]
+
+
+@dataclass(frozen=True)
+class ReplayFrame:
+    seq: int
+    last_seq: int
+    view: dict[str, Any]
+    text: str
+    seat: int | None
+
+
+def replay_access(game: Game, user: AnyUser | None) -> tuple[int | None, int]:
+    """(the seat whose view a replay shows, the last seq it may show), or Forbidden."""
+    if game.seq < 1:
+        raise Forbidden("The game has not started yet: there is nothing to replay.")
+    seat = user_seat(game, user)
+    if game.is_over:
+        return None, game.seq
+    if seat is None:
+        raise Forbidden("A running game can be replayed only by its players; watch it again when it ends.")
+    return seat.position, game.seq
+
+
+def replay_frame(game: Game, user: AnyUser | None, seq: object) -> ReplayFrame:
+    seat, last = replay_access(game, user)
+    if isinstance(seq, bool) or not isinstance(seq, int) or not (1 <= seq <= last):
+        raise InvalidInput(f"seq must be a whole number from 1 to {last}.")
+    rules = rules_for(game)
+    state = load_state(game, seq)
+    event = Event.objects.get(game=game, seq=seq)
+    return ReplayFrame(seq=seq, last_seq=last, view=rules.view(state, seat), text=_event_row(event, False)["text"],
+                       seat=seat)
+
+
+def export_rows(game: Game) -> list[dict[str, Any]]:
+    """The game's log as the engine's JSON-lines rows, with the recorded result. Finished games only."""
+    if not game.is_over or game.seq < 1:
+        raise Forbidden("The log of a game is exported only once the game is over (it contains the seed).")
+    rows: list[dict[str, Any]] = []
+    for event in Event.objects.filter(game=game).order_by("seq"):
+        row: dict[str, Any] = {"seq": event.seq, "kind": event.kind, "seat": event.seat, "payload": event.payload,
+                               "actor": event.actor}
+        rows.append(row)
+    if game.result is not None:
+        rows.append({"kind": "result", "payload": game.result})
+    return rows

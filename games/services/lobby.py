@@ -1,0 +1,227 @@
+"""Creating games, taking and leaving seats, filling seats with bots, starting and aborting.
+
+Locking contract as in ``games.services.play``: changes to one game hold its row lock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+from datetime import timedelta
+from typing import Any
+
+import engine
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Event, Game, Seat
+from games.services.errors import Conflict, Forbidden, InvalidInput
+from games.services.play import lock_game, settle
+from games.services.state import cache_put
+
+MIN_MOVE_TIME = timedelta(hours=1)
+MAX_MOVE_TIME = timedelta(days=14)
+DEFAULT_MOVE_TIME = timedelta(hours=48)
+BOT_KINDS = (Seat.BotKind.GREEDY, Seat.BotKind.RANDOM)
+FIXED_DEAL_OPTIONS = ("deck", "first_seat")
+
+
+def _rules(rules_id: object) -> engine.base.Rules[Any]:
+    if not isinstance(rules_id, str):
+        raise InvalidInput("`rules` must be the id of a rule set, such as \"pirates\".")
+    try:
+        return engine.get_rules(rules_id)
+    except engine.UnknownRules as exc:
+        raise InvalidInput(str(exc)) from None
+
+
+def _default_reminder(move_time: timedelta) -> timedelta:
+    # Remind a quarter of the way before the deadline, but never more than a day ahead.
+    return min(move_time / 4, timedelta(hours=24))
+
+
+def game_create(
+    *,
+    creator: AbstractBaseUser,
+    rules_id: object,
+    players: object,
+    options: object = None,
+    title: str = "",
+    move_time: timedelta | None = None,
+    timeout_policy: str = Game.TimeoutPolicy.BOT,
+    is_public: bool = True,
+    bot_seats: int = 0,
+    bot_kind: str = Seat.BotKind.GREEDY,
+) -> Game:
+    """A new game in the lobby with the creator in the first seat (and ``bot_seats`` bots)."""
+    rules = _rules(rules_id)
+    if isinstance(players, bool) or not isinstance(players, int) or not (
+        rules.min_players <= players <= rules.max_players
+    ):
+        raise InvalidInput(f"{rules.title} takes {rules.min_players} to {rules.max_players} players.")
+    options = {} if options is None else options
+    if not isinstance(options, dict):
+        raise InvalidInput("`options` must be a JSON object.")
+    try:
+        # The engine is the judge of options: a trial deal with a throwaway seed checks them.
+        rules.new_game(players=players, seed="options-check", options=options)
+    except engine.InvalidOptions as exc:
+        raise InvalidInput(f"Invalid options: {exc}") from None
+    move_time = DEFAULT_MOVE_TIME if move_time is None else move_time
+    if not (MIN_MOVE_TIME <= move_time <= MAX_MOVE_TIME):
+        raise InvalidInput("The time per move must be between 1 hour and 14 days.")
+    if timeout_policy not in Game.TimeoutPolicy.values:
+        raise InvalidInput(f"Unknown timeout policy {timeout_policy!r}; choose one of {', '.join(Game.TimeoutPolicy.values)}.")
+    if isinstance(bot_seats, bool) or not isinstance(bot_seats, int) or not (0 <= bot_seats < players):
+        raise InvalidInput(f"Bot seats must be between 0 and {players - 1}: the creator takes one seat.")
+    if bot_kind not in BOT_KINDS:
+        raise InvalidInput(f"Unknown bot {bot_kind!r}; choose greedy or random.")
+    title = (title or "").strip()
+    if len(title) > 100:
+        raise InvalidInput("The game's name must be at most 100 characters.")
+    with transaction.atomic():
+        game = Game.objects.create(
+            rules_id=rules.id,
+            rules_version=rules.version,
+            title=title,
+            players=players,
+            options=options,
+            fixed_deal=any(key in options for key in FIXED_DEAL_OPTIONS),
+            is_public=bool(is_public),
+            created_by=creator,
+            move_time=move_time,
+            reminder_before=_default_reminder(move_time),
+            timeout_policy=timeout_policy,
+        )
+        Seat.objects.create(game=game, position=0, user=creator)
+        for position in range(players - bot_seats, players):
+            Seat.objects.create(game=game, position=position, bot=bot_kind)
+    return game
+
+
+def _free_positions(game: Game) -> list[int]:
+    taken = set(Seat.objects.filter(game=game).values_list("position", flat=True))
+    return [p for p in range(game.players) if p not in taken]
+
+
+def _require_lobby(game: Game) -> None:
+    if game.status != Game.Status.LOBBY:
+        raise Conflict(f"The game has already {'started' if game.status == Game.Status.ACTIVE else 'ended'}.")
+
+
+def seat_join(*, game_id: int, user: AbstractBaseUser) -> Seat:
+    with transaction.atomic():
+        game = lock_game(game_id)
+        _require_lobby(game)
+        if Seat.objects.filter(game=game, user=user).exists():
+            raise Conflict("You already have a seat in this game.")
+        free = _free_positions(game)
+        if not free:
+            raise Conflict("Every seat of this game is taken.")
+        return Seat.objects.create(game=game, position=free[0], user=user)
+
+
+def seat_leave(*, game_id: int, user: AbstractBaseUser) -> None:
+    with transaction.atomic():
+        game = lock_game(game_id)
+        _require_lobby(game)
+        if game.created_by_id == user.pk:
+            raise InvalidInput("You created this game: abort it instead of leaving.")
+        deleted, _ = Seat.objects.filter(game=game, user=user).delete()
+        if not deleted:
+            raise Conflict("You have no seat in this game.")
+
+
+def seats_fill_with_bots(*, game_id: int, by: AbstractBaseUser, kind: str = Seat.BotKind.GREEDY) -> int:
+    if kind not in BOT_KINDS:
+        raise InvalidInput(f"Unknown bot {kind!r}; choose greedy or random.")
+    with transaction.atomic():
+        game = lock_game(game_id)
+        _require_creator(game, by)
+        _require_lobby(game)
+        free = _free_positions(game)
+        for position in free:
+            Seat.objects.create(game=game, position=position, bot=kind)
+        return len(free)
+
+
+def _require_creator(game: Game, user: AbstractBaseUser) -> None:
+    if game.created_by_id != user.pk:
+        raise Forbidden("Only the player who created the game can do that.")
+
+
+def _seat_order(game: Game, seed: str) -> list[Seat]:
+    """Seats in playing order: drawn from the seed, unless the deal was fixed at creation."""
+    seats = list(Seat.objects.filter(game=game).order_by("position"))
+    if not game.fixed_deal:
+        random.Random(f"{seed}:seating").shuffle(seats)
+    return seats
+
+
+def game_start(*, game_id: int, by: AbstractBaseUser) -> Game:
+    with transaction.atomic():
+        game = lock_game(game_id)
+        _require_creator(game, by)
+        _require_lobby(game)
+        seated = Seat.objects.filter(game=game).count()
+        if seated < game.players:
+            missing = game.players - seated
+            raise Conflict(
+                f"Waiting for {missing} more player{'s' if missing != 1 else ''}: "
+                "invite friends or fill the empty seats with bots."
+            )
+        rules = _rules(game.rules_id)
+        seed = secrets.token_hex(16)
+        state = rules.new_game(players=game.players, seed=seed, options=game.options)
+        ordered = _seat_order(game, seed)
+        colours = rules.seat_colours(game.players)
+        # Two steps so the unique (game, position) holds at every moment.
+        for seat in ordered:
+            Seat.objects.filter(pk=seat.pk).update(position=seat.position + 100)
+        for position, seat in enumerate(ordered):
+            Seat.objects.filter(pk=seat.pk).update(position=position, colour=colours[position])
+        seats_payload = [
+            {"seat": position, "user": seat.user.get_username() if seat.user_id else None, "bot": seat.bot or None}
+            for position, seat in enumerate(ordered)
+        ]
+        game.seed = seed
+        game.seed_sha256 = hashlib.sha256(seed.encode()).hexdigest()
+        game.status = Game.Status.ACTIVE
+        game.started_at = timezone.now()
+        game.seq = 1
+        Event.objects.create(
+            game=game,
+            seq=1,
+            kind=Event.Kind.GAME_STARTED,
+            seat=None,
+            payload={
+                "rules": rules.id,
+                "version": rules.version,
+                "players": game.players,
+                "seed": seed,
+                "options": game.options,
+                "seats": seats_payload,
+            },
+            actor=f"user:{by.pk}",
+        )
+        cache_put(game, 1, state)
+        settle(game, state, previous_to_act=[])
+    return game
+
+
+def game_abort(*, game_id: int, by: AbstractBaseUser) -> Game:
+    with transaction.atomic():
+        game = lock_game(game_id)
+        _require_creator(game, by)
+        if game.is_over:
+            raise Conflict("The game has already ended.")
+        game.status = Game.Status.ABORTED
+        game.finished_at = timezone.now()
+        game.to_act = []
+        game.deadline = None
+        game.reminder_at = None
+        game.save()
+        Seat.objects.filter(game=game).update(must_act=False)
+    return game

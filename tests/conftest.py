@@ -1,0 +1,87 @@
+"""Shared test setup: real-server markers, eager Celery by default, a real worker on demand."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests import realservers
+
+
+def _problem_for(marker: str) -> str | None:
+    if marker == "postgres":
+        return realservers.postgres_problem()
+    if marker in ("redis", "celery_worker"):
+        return realservers.redis_problem()
+    if marker == "browser":
+        return realservers.browser_problem()
+    return None  # smtp: the tests start their own SMTP server
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    for marker in realservers.REAL_SERVER_MARKERS:
+        if item.get_closest_marker(marker) is not None:
+            problem = _problem_for(marker)
+            if problem:
+                pytest.skip(f"[{marker}] {problem}")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    needs_real = any(item.get_closest_marker(m) is not None for m in realservers.REAL_SERVER_MARKERS)
+    if report.skipped and needs_real and os.environ.get("REQUIRE_REAL_SERVERS") == "1":
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"REQUIRE_REAL_SERVERS=1 but this real-server test skipped: {reason}"
+
+
+@pytest.fixture(autouse=True)
+def _celery_eager(settings: object, tmp_path: Path) -> Iterator[None]:
+    """Tasks run in-process unless a test starts a real worker; email goes to locmem."""
+    from pirates_site.celery import app
+
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = previous
+
+
+@dataclass
+class CeleryWorker:
+    log: Path
+
+    def text(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+
+@pytest.fixture
+def celery_worker(transactional_db: None, tmp_path: Path) -> Iterator[CeleryWorker]:
+    """A real Celery worker process on Redis, sharing the test database.
+
+    Tests using it must be ``@pytest.mark.celery_worker`` (and ``postgres``): the worker is a
+    separate process, so it sees only committed rows of a PostgreSQL test database.
+    """
+    from pirates_site.celery import app
+
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=realservers.test_database_url(),
+        DJANGO_DEBUG="1",
+        VAR_DIR=str(tmp_path / "worker-var"),
+        CELERY_TASK_ALWAYS_EAGER="0",
+    )
+    log = tmp_path / "celery-worker.log"
+    app.conf.task_always_eager = False
+    command = realservers.celery_worker_command(log)
+    try:
+        with realservers.started(command, env, tmp_path / "worker.out", "ready.", 60, ready_file=log):
+            yield CeleryWorker(log)
+    finally:
+        app.conf.task_always_eager = True

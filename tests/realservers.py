@@ -1,0 +1,140 @@
+"""Finding and starting the real servers some tests need (PostgreSQL, Redis, Celery, Chromium).
+
+Locally a test that needs a missing server skips with a reason. CI sets
+REQUIRE_REAL_SERVERS=1, and then such a skip fails the run (see conftest.py).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import quote
+
+ROOT = Path(__file__).resolve().parent.parent
+REAL_SERVER_MARKERS = ("postgres", "redis", "celery_worker", "smtp", "browser")
+
+
+def redis_url() -> str:
+    return os.environ.get("REDIS_URL", "")
+
+
+def redis_problem() -> str | None:
+    url = redis_url()
+    if not url:
+        return "needs a Redis server: set REDIS_URL (.ci/run does)"
+    try:
+        import redis
+
+        redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1).ping()
+    except Exception as exc:
+        return f"Redis at {url} does not answer: {exc}"
+    return None
+
+
+def postgres_problem() -> str | None:
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return "needs PostgreSQL: set DATABASE_URL=postgres://… (.ci/run does)"
+    return None
+
+
+def chromium_path() -> str | None:
+    candidate = os.environ.get("CHROMIUM_PATH")
+    if candidate and Path(candidate).exists():
+        return candidate
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def browser_problem() -> str | None:
+    if chromium_path() is None:
+        return "needs Chromium: apt-get install chromium, or set CHROMIUM_PATH (.ci/run does)"
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        return "needs the playwright package"
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_database_url() -> str:
+    """The URL of the database the tests are using right now (the test database)."""
+    from django.db import connection
+
+    s = connection.settings_dict
+    if connection.vendor != "postgresql":
+        raise RuntimeError("only a PostgreSQL test database can be shared with another process")
+    user = quote(str(s.get("USER") or ""), safe="")
+    password = quote(str(s.get("PASSWORD") or ""), safe="")
+    auth = f"{user}:{password}@" if password else f"{user}@"
+    return f"postgres://{auth}{s.get('HOST') or '127.0.0.1'}:{s.get('PORT') or 5432}/{s['NAME']}"
+
+
+def wait_for_log(path: Path, needle: str, process: subprocess.Popen[bytes], timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        text = path.read_text(errors="replace") if path.exists() else ""
+        if needle in text:
+            return
+        if process.poll() is not None:
+            raise RuntimeError(f"process exited with {process.returncode} before {needle!r}:\n{text[-3000:]}")
+        time.sleep(0.1)
+    text = path.read_text(errors="replace") if path.exists() else ""
+    raise RuntimeError(f"no {needle!r} after {timeout:.0f}s:\n{text[-3000:]}")
+
+
+def stop(process: subprocess.Popen[bytes], grace: float = 10) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(grace)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+
+@contextmanager
+def started(
+    command: list[str],
+    env: Mapping[str, str],
+    log: Path,
+    ready: str,
+    timeout: float = 30,
+    ready_file: Path | None = None,
+) -> Iterator[subprocess.Popen[bytes]]:
+    """Starts ``command`` with its output in ``log``, waits for ``ready`` in it (or in
+    ``ready_file`` when the program writes its own log), and stops it afterwards."""
+    with log.open("wb") as out:
+        process = subprocess.Popen(command, env=dict(env), cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        try:
+            wait_for_log(ready_file or log, ready, process, timeout)
+        except RuntimeError as exc:
+            raise RuntimeError(f"{exc}\n--- output ---\n{log.read_text(errors='replace')[-2000:]}") from None
+        yield process
+    finally:
+        stop(process)
+
+
+def celery_worker_command(logfile: Path) -> list[str]:
+    return [
+        sys.executable, "-m", "celery", "-A", "pirates_site", "worker", "--pool=solo",
+        "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=INFO",
+        f"--logfile={logfile}",
+    ]

@@ -1,0 +1,64 @@
+"""A broken setting gives one clear error line, not a traceback wall."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.realservers import ROOT
+
+
+def _run(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_DEBUG"}}
+    base.pop("DATABASE_URL", None)
+    base.update(env)
+    return subprocess.run(args, cwd=ROOT, env=base, capture_output=True, text=True, timeout=60)
+
+
+def _one_clear_line(result: subprocess.CompletedProcess[str], words: str) -> str:
+    assert result.returncode == 2, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert lines[0].startswith("Configuration error:")
+    assert words in lines[0]
+    return lines[0]
+
+
+def test_production_without_secret_key() -> None:
+    result = _run([sys.executable, "manage.py", "check"], DJANGO_DEBUG="0", ALLOWED_HOSTS="example.org")
+    _one_clear_line(result, "SECRET_KEY must be set")
+
+
+def test_production_without_allowed_hosts() -> None:
+    result = _run([sys.executable, "manage.py", "check"], DJANGO_DEBUG="0", SECRET_KEY="x" * 50)
+    _one_clear_line(result, "ALLOWED_HOSTS must be set")
+
+
+def test_malformed_boolean() -> None:
+    result = _run([sys.executable, "manage.py", "check"], DJANGO_DEBUG="maybe")
+    _one_clear_line(result, "DJANGO_DEBUG='maybe' is not a boolean")
+
+
+def test_unreachable_database() -> None:
+    result = _run([sys.executable, "manage.py", "migrate"], DATABASE_URL="postgres://app:app@127.0.0.1:1/app",
+                  DB_CONNECT_TIMEOUT="2")
+    line = _one_clear_line(result, "cannot reach the database at 127.0.0.1")
+    assert "DATABASE_URL" in line
+
+
+def test_celery_worker_refuses_broken_config() -> None:
+    result = _run([sys.executable, "-m", "celery", "-A", "pirates_site", "worker"], DJANGO_DEBUG="0")
+    _one_clear_line(result, "SECRET_KEY must be set")
+
+
+@pytest.mark.parametrize("command", ["web", "worker", "beat"])
+def test_production_commands_refuse_broken_config(command: str) -> None:
+    result = _run([str(ROOT / "docker" / "commands" / command)], DJANGO_DEBUG="0", BIND="127.0.0.1:0",
+                  WEB_CONCURRENCY="1")
+    assert result.returncode != 0
+    assert "Configuration error: SECRET_KEY must be set" in result.stderr
+    assert "Traceback" not in result.stderr
