@@ -54,3 +54,9 @@ def explain_failure(run: Callable[[], T]) -> T:
             raise
         _fail(problem)
         raise  # unreachable: _fail exits
+
+
+if __name__ == "__main__":
+    # `python -m pirates_site.startup`: check the configuration, as the web command does before
+    # starting gunicorn (whose workers would otherwise fail to boot over and over).
+    load_settings_or_exit()

@@ -28,12 +28,12 @@ DROP FUNCTION IF EXISTS games_event_append_only();
 
 def create(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(CREATE)
+        schema_editor.execute(CREATE, params=None)
 
 
 def drop(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(DROP)
+        schema_editor.execute(DROP, params=None)
 
 
 class Migration(migrations.Migration):

@@ -1,0 +1,13 @@
+"""Engine tests need no Django: they run with or without the pytest-django plugin."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _celery_eager() -> Iterator[None]:
+    """Replaces the project-wide Celery fixture, which needs Django settings."""
+    yield
