@@ -10,7 +10,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core import signing
 from django.utils.crypto import salted_hmac
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -19,16 +19,16 @@ SALT = "games.login-link"
 DEFAULT_MAX_AGE = timedelta(days=7)
 
 
-def _fingerprint(user: AbstractBaseUser) -> str:
+def _fingerprint(user: User) -> str:
     last_login = user.last_login.replace(microsecond=0, tzinfo=None).isoformat() if user.last_login else ""
     return salted_hmac(SALT, f"{user.pk}:{user.password}:{last_login}").hexdigest()[:16]
 
 
-def login_token(user: AbstractBaseUser, next_path: str) -> str:
+def login_token(user: User, next_path: str) -> str:
     return signing.dumps({"u": user.pk, "n": next_path, "f": _fingerprint(user)}, salt=SALT, compress=True)
 
 
-def login_url(user: AbstractBaseUser, next_path: str) -> str:
+def login_url(user: User, next_path: str) -> str:
     """An absolute URL that logs ``user`` in and opens ``next_path`` (a path on this site)."""
     from django.urls import reverse
 
@@ -37,7 +37,7 @@ def login_url(user: AbstractBaseUser, next_path: str) -> str:
 
 def user_for_token(
     token: str, max_age: timedelta = DEFAULT_MAX_AGE, current_user_id: object = None
-) -> tuple[AbstractBaseUser, str] | None:
+) -> tuple[User, str] | None:
     """The user and path of a valid, unexpired token; ``None`` otherwise.
 
     A token logs in once (logging in changes the fingerprint). Its owner, already logged in,

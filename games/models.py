@@ -38,7 +38,9 @@ class Game(models.Model):
     options = models.JSONField(default=dict, blank=True)
     fixed_deal = models.BooleanField(default=False, help_text="The deck or first seat was fixed at creation.")
     is_public = models.BooleanField(default=True)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)
 
     # The seed predicts the deck: secret until the game ends. Its SHA-256 is public from the start.
@@ -91,7 +93,9 @@ class Seat(models.Model):
         GREEDY = "greedy", "Greedy bot"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
-    position = models.PositiveSmallIntegerField(help_text="The engine's seat number once the game has started.")
+    position = models.PositiveSmallIntegerField(
+        help_text="The engine's seat number once the game has started."
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
     )
@@ -106,7 +110,9 @@ class Seat(models.Model):
         ordering: ClassVar[list[str]] = ["game", "position"]
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["game", "position"], name="seat_unique_position"),
-            models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user", condition=Q(user__isnull=False)),
+            models.UniqueConstraint(
+                fields=["game", "user"], name="seat_unique_user", condition=Q(user__isnull=False)
+            ),
         ]
         indexes: ClassVar[list[models.Index]] = [
             # "Games waiting for user X": the lobby's first query.
@@ -122,9 +128,9 @@ class Seat(models.Model):
 
     @property
     def label(self) -> str:
-        if self.user_id is not None and not self.replaced_by_bot:
+        if self.user is not None and not self.replaced_by_bot:
             return self.user.get_username()
-        if self.user_id is not None:
+        if self.user is not None:
             return f"{self.user.get_username()} (bot)"
         return f"{self.get_bot_display()}"
 
@@ -165,7 +171,9 @@ class Event(models.Model):
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq"),
             models.UniqueConstraint(
-                fields=["game", "idempotency_key"], name="event_unique_idempotency_key", condition=~Q(idempotency_key="")
+                fields=["game", "idempotency_key"],
+                name="event_unique_idempotency_key",
+                condition=~Q(idempotency_key=""),
             ),
             models.CheckConstraint(condition=Q(seq__gte=1), name="event_seq_positive"),
         ]
@@ -218,7 +226,9 @@ class PlayerProfile(models.Model):
     display_name = models.CharField(max_length=40, blank=True)
     notify = models.CharField(max_length=16, choices=Notify.choices, default=Notify.EACH_TURN)
     timezone = models.CharField(max_length=64, default="UTC")
-    away_until = models.DateTimeField(null=True, blank=True, help_text="Deadlines stretch until then (14 days at most).")
+    away_until = models.DateTimeField(
+        null=True, blank=True, help_text="Deadlines stretch until then (14 days at most)."
+    )
 
     def __str__(self) -> str:
         return f"profile of {self.user_id}"
@@ -258,7 +268,9 @@ class Notification(models.Model):
         DIGEST = "digest", "Daily digest"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
-    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="notifications")
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.CASCADE, related_name="notifications"
+    )
     kind = models.CharField(max_length=16, choices=Kind.choices)
     # What the email is about: the game's seq for game emails, YYYYMMDD for a digest.
     key = models.CharField(max_length=32)

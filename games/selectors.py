@@ -10,14 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 
 from games.models import Event, Game, Seat
 from games.services.errors import Forbidden, InvalidInput, NotFound
 from games.services.state import load_state, rules_for
 
-AnyUser = AbstractBaseUser | AnonymousUser
+AnyUser = User | AnonymousUser
 
 
 def _is_authenticated(user: AnyUser | None) -> bool:
@@ -37,8 +37,12 @@ def visible_game(game_id: object, user: AnyUser | None) -> Game:
     game = Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
     if game is None:
         raise NotFound(f"No game with id {game_id}.")
-    if not game.is_public and user_seat(game, user) is None and not (
-        _is_authenticated(user) and game.created_by_id == user.pk  # type: ignore[union-attr]
+    if (
+        not game.is_public
+        and user_seat(game, user) is None
+        and not (
+            _is_authenticated(user) and game.created_by_id == user.pk  # type: ignore[union-attr]
+        )
     ):
         raise NotFound(f"No game with id {game_id}.")
     return game
@@ -48,7 +52,7 @@ def seats_summary(game: Game) -> list[dict[str, Any]]:
     return [
         {
             "seat": seat.position,
-            "user": seat.user.get_username() if seat.user_id else None,
+            "user": seat.user.get_username() if seat.user else None,
             "bot": (seat.bot or "greedy") if (seat.user_id is None or seat.replaced_by_bot) else None,
             "colour": seat.colour or None,
             "must_act": seat.must_act,
@@ -94,13 +98,16 @@ def game_detail(game: Game, user: AnyUser | None) -> dict[str, Any]:
     return detail
 
 
-def games_for_user(user: AbstractBaseUser) -> QuerySet[Game]:
+def games_for_user(user: User) -> QuerySet[Game]:
     """The user's games: their move first, then running, waiting to start, and ended."""
     return (
         Game.objects.filter(seats__user=user)
         .annotate(
-            my_turn=Case(When(Q(seats__user=user, seats__must_act=True, status="active"), then=Value(1)),
-                         default=Value(0), output_field=IntegerField()),
+            my_turn=Case(
+                When(Q(seats__user=user, seats__must_act=True, status="active"), then=Value(1)),
+                default=Value(0),
+                output_field=IntegerField(),
+            ),
             phase=Case(
                 When(status="active", then=Value(0)),
                 When(status="lobby", then=Value(1)),
@@ -116,7 +123,7 @@ def games_for_user(user: AbstractBaseUser) -> QuerySet[Game]:
 
 def open_public_games(user: AnyUser | None) -> QuerySet[Game]:
     games = Game.objects.filter(status=Game.Status.LOBBY, is_public=True).prefetch_related("seats__user")
-    if _is_authenticated(user):
+    if isinstance(user, User) and user.is_authenticated:
         games = games.exclude(seats__user=user)
     return games.order_by("-created_at")
 
@@ -126,13 +133,23 @@ def _event_row(event: Event, reveal_seed: bool) -> dict[str, Any]:
         payload = event.payload
         text = f"The game started with {payload['players']} players."
         return {
-            "seq": event.seq, "kind": event.kind, "seat": None, "actor": event.actor, "action": None,
-            "text": text, "created_at": event.created_at,
+            "seq": event.seq,
+            "kind": event.kind,
+            "seat": None,
+            "actor": event.actor,
+            "action": None,
+            "text": text,
+            "created_at": event.created_at,
             "seed": payload.get("seed") if reveal_seed else None,
         }
     return {
-        "seq": event.seq, "kind": event.kind, "seat": event.seat, "actor": event.actor, "action": event.action,
-        "text": event.payload.get("text", ""), "created_at": event.created_at,
+        "seq": event.seq,
+        "kind": event.kind,
+        "seat": event.seat,
+        "actor": event.actor,
+        "action": event.action,
+        "text": event.payload.get("text", ""),
+        "created_at": event.created_at,
     }
 
 
@@ -170,8 +187,9 @@ def replay_frame(game: Game, user: AnyUser | None, seq: object) -> ReplayFrame:
     rules = rules_for(game)
     state = load_state(game, seq)
     event = Event.objects.get(game=game, seq=seq)
-    return ReplayFrame(seq=seq, last_seq=last, view=rules.view(state, seat), text=_event_row(event, False)["text"],
-                       seat=seat)
+    return ReplayFrame(
+        seq=seq, last_seq=last, view=rules.view(state, seat), text=_event_row(event, False)["text"], seat=seat
+    )
 
 
 def export_rows(game: Game) -> list[dict[str, Any]]:
@@ -180,8 +198,13 @@ def export_rows(game: Game) -> list[dict[str, Any]]:
         raise Forbidden("The log of a game is exported only once the game is over (it contains the seed).")
     rows: list[dict[str, Any]] = []
     for event in Event.objects.filter(game=game).order_by("seq"):
-        row: dict[str, Any] = {"seq": event.seq, "kind": event.kind, "seat": event.seat, "payload": event.payload,
-                               "actor": event.actor}
+        row: dict[str, Any] = {
+            "seq": event.seq,
+            "kind": event.kind,
+            "seat": event.seat,
+            "payload": event.payload,
+            "actor": event.actor,
+        }
         rows.append(row)
     if game.result is not None:
         rows.append({"kind": "result", "payload": game.result})

@@ -31,7 +31,11 @@ def away_until_for(game: Game, seats: list[int]) -> datetime | None:
     """The latest ``away_until`` among the people in ``seats`` of ``game`` (None if nobody is away)."""
     if not seats:
         return None
-    values = PlayerProfile.objects.filter(
-        user__seats__game=game, user__seats__position__in=seats, away_until__isnull=False
-    ).values_list("away_until", flat=True)
+    values = [
+        value
+        for value in PlayerProfile.objects.filter(
+            user__seats__game=game, user__seats__position__in=seats, away_until__isnull=False
+        ).values_list("away_until", flat=True)
+        if value is not None
+    ]
     return max(values, default=None)

@@ -13,6 +13,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 
 from pirates_site.config import ConfigError, env_bool, env_int, env_list, env_str, require
 
@@ -212,3 +213,20 @@ LOGGING = {
 BOT_MOVE_DELAY_SECONDS = env_int("BOT_MOVE_DELAY_SECONDS", 2)
 SNAPSHOT_EVERY = env_int("SNAPSHOT_EVERY", 25)
 DEFAULT_MOVE_TIME = timedelta(hours=env_int("DEFAULT_MOVE_HOURS", 48))
+
+# Notifications, deadlines and timeouts (games/tasks.py, games/services/timeouts.py, games/emails.py)
+# A seat whose deadline passes this many times in a row is handed to a bot for the rest of the game.
+TIMEOUTS_BEFORE_BOT = env_int("TIMEOUTS_BEFORE_BOT", 3)
+# The sweep looks for due reminders and deadlines this often, at most this many games of each per run.
+SWEEP_INTERVAL_SECONDS = env_int("SWEEP_INTERVAL_SECONDS", 60)
+SWEEP_BATCH_SIZE = env_int("SWEEP_BATCH_SIZE", 200)
+# A failed send is retried after base, 2×base, 4×base … seconds (capped), this many times.
+EMAIL_RETRY_BASE_SECONDS = env_int("EMAIL_RETRY_BASE_SECONDS", 30)
+EMAIL_RETRY_MAX_SECONDS = env_int("EMAIL_RETRY_MAX_SECONDS", 3600)
+EMAIL_MAX_RETRIES = env_int("EMAIL_MAX_RETRIES", 8)
+# The daily digest goes out at this hour (UTC).
+DIGEST_HOUR_UTC = env_int("DIGEST_HOUR_UTC", 7)
+CELERY_BEAT_SCHEDULE = {
+    "sweep": {"task": "games.sweep", "schedule": timedelta(seconds=SWEEP_INTERVAL_SECONDS)},
+    "daily-digest": {"task": "games.daily_digest", "schedule": crontab(minute=0, hour=DIGEST_HOUR_UTC)},
+}

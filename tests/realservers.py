@@ -134,7 +134,16 @@ def started(
 
 def celery_worker_command(logfile: Path) -> list[str]:
     return [
-        sys.executable, "-m", "celery", "-A", "pirates_site", "worker", "--pool=solo",
-        "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=INFO",
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "pirates_site",
+        "worker",
+        "--pool=solo",
+        "--without-gossip",
+        "--without-mingle",
+        "--without-heartbeat",
+        "--loglevel=INFO",
         f"--logfile={logfile}",
     ]

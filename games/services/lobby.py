@@ -11,11 +11,11 @@ import secrets
 from datetime import timedelta
 from typing import Any
 
-import engine
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+import engine
 from games.models import Event, Game, Seat
 from games.services.errors import Conflict, Forbidden, InvalidInput
 from games.services.play import lock_game, settle
@@ -30,7 +30,7 @@ FIXED_DEAL_OPTIONS = ("deck", "first_seat")
 
 def _rules(rules_id: object) -> engine.base.Rules[Any]:
     if not isinstance(rules_id, str):
-        raise InvalidInput("`rules` must be the id of a rule set, such as \"pirates\".")
+        raise InvalidInput('`rules` must be the id of a rule set, such as "pirates".')
     try:
         return engine.get_rules(rules_id)
     except engine.UnknownRules as exc:
@@ -44,7 +44,7 @@ def _default_reminder(move_time: timedelta) -> timedelta:
 
 def game_create(
     *,
-    creator: AbstractBaseUser,
+    creator: User,
     rules_id: object,
     players: object,
     options: object = None,
@@ -57,8 +57,10 @@ def game_create(
 ) -> Game:
     """A new game in the lobby with the creator in the first seat (and ``bot_seats`` bots)."""
     rules = _rules(rules_id)
-    if isinstance(players, bool) or not isinstance(players, int) or not (
-        rules.min_players <= players <= rules.max_players
+    if (
+        isinstance(players, bool)
+        or not isinstance(players, int)
+        or not (rules.min_players <= players <= rules.max_players)
     ):
         raise InvalidInput(f"{rules.title} takes {rules.min_players} to {rules.max_players} players.")
     options = {} if options is None else options
@@ -73,7 +75,10 @@ def game_create(
     if not (MIN_MOVE_TIME <= move_time <= MAX_MOVE_TIME):
         raise InvalidInput("The time per move must be between 1 hour and 14 days.")
     if timeout_policy not in Game.TimeoutPolicy.values:
-        raise InvalidInput(f"Unknown timeout policy {timeout_policy!r}; choose one of {', '.join(Game.TimeoutPolicy.values)}.")
+        raise InvalidInput(
+            f"Unknown timeout policy {timeout_policy!r}; "
+            f"choose one of {', '.join(Game.TimeoutPolicy.values)}."
+        )
     if isinstance(bot_seats, bool) or not isinstance(bot_seats, int) or not (0 <= bot_seats < players):
         raise InvalidInput(f"Bot seats must be between 0 and {players - 1}: the creator takes one seat.")
     if bot_kind not in BOT_KINDS:
@@ -111,7 +116,7 @@ def _require_lobby(game: Game) -> None:
         raise Conflict(f"The game has already {'started' if game.status == Game.Status.ACTIVE else 'ended'}.")
 
 
-def seat_join(*, game_id: int, user: AbstractBaseUser) -> Seat:
+def seat_join(*, game_id: int, user: User) -> Seat:
     with transaction.atomic():
         game = lock_game(game_id)
         _require_lobby(game)
@@ -123,7 +128,7 @@ def seat_join(*, game_id: int, user: AbstractBaseUser) -> Seat:
         return Seat.objects.create(game=game, position=free[0], user=user)
 
 
-def seat_leave(*, game_id: int, user: AbstractBaseUser) -> None:
+def seat_leave(*, game_id: int, user: User) -> None:
     with transaction.atomic():
         game = lock_game(game_id)
         _require_lobby(game)
@@ -134,7 +139,7 @@ def seat_leave(*, game_id: int, user: AbstractBaseUser) -> None:
             raise Conflict("You have no seat in this game.")
 
 
-def seats_fill_with_bots(*, game_id: int, by: AbstractBaseUser, kind: str = Seat.BotKind.GREEDY) -> int:
+def seats_fill_with_bots(*, game_id: int, by: User, kind: str = Seat.BotKind.GREEDY) -> int:
     if kind not in BOT_KINDS:
         raise InvalidInput(f"Unknown bot {kind!r}; choose greedy or random.")
     with transaction.atomic():
@@ -147,7 +152,7 @@ def seats_fill_with_bots(*, game_id: int, by: AbstractBaseUser, kind: str = Seat
         return len(free)
 
 
-def _require_creator(game: Game, user: AbstractBaseUser) -> None:
+def _require_creator(game: Game, user: User) -> None:
     if game.created_by_id != user.pk:
         raise Forbidden("Only the player who created the game can do that.")
 
@@ -160,7 +165,7 @@ def _seat_order(game: Game, seed: str) -> list[Seat]:
     return seats
 
 
-def game_start(*, game_id: int, by: AbstractBaseUser) -> Game:
+def game_start(*, game_id: int, by: User) -> Game:
     with transaction.atomic():
         game = lock_game(game_id)
         _require_creator(game, by)
@@ -183,7 +188,11 @@ def game_start(*, game_id: int, by: AbstractBaseUser) -> Game:
         for position, seat in enumerate(ordered):
             Seat.objects.filter(pk=seat.pk).update(position=position, colour=colours[position])
         seats_payload = [
-            {"seat": position, "user": seat.user.get_username() if seat.user_id else None, "bot": seat.bot or None}
+            {
+                "seat": position,
+                "user": seat.user.get_username() if seat.user else None,
+                "bot": seat.bot or None,
+            }
             for position, seat in enumerate(ordered)
         ]
         game.seed = seed
@@ -211,7 +220,7 @@ def game_start(*, game_id: int, by: AbstractBaseUser) -> Game:
     return game
 
 
-def game_abort(*, game_id: int, by: AbstractBaseUser) -> Game:
+def game_abort(*, game_id: int, by: User) -> Game:
     with transaction.atomic():
         game = lock_game(game_id)
         _require_creator(game, by)

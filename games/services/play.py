@@ -13,14 +13,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import engine
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Case, Q, When
 from django.utils import timezone
-from engine.bots import choose_action
 
+import engine
+from engine.bots import choose_action
 from games import side_effects
 from games.models import Event, Game, Seat
 from games.services.errors import Conflict, Forbidden, IllegalMove, InvalidInput, NotFound, StaleSeq
@@ -48,7 +48,14 @@ def lock_game(game_id: object) -> Game:
 
 
 def record(
-    game: Game, state: Any, seat: int, action: dict[str, Any], *, kind: str, actor: str, idempotency_key: str = ""
+    game: Game,
+    state: Any,
+    seat: int,
+    action: dict[str, Any],
+    *,
+    kind: str,
+    actor: str,
+    idempotency_key: str = "",
 ) -> tuple[Event, Any]:
     """Validate ``action`` with the engine and append it. Caller holds the game lock."""
     rules = rules_for(game)
@@ -112,7 +119,9 @@ def settle(game: Game, state: Any, *, previous_to_act: list[int] | None = None) 
         if result is not None or not forced:
             break
         # P-TURN-1: a seat whose only legal action is to pass passes at once, as the system.
-        _event, state = record(game, state, forced[0], dict(PASS), kind=Event.Kind.AUTO_PASS, actor="system:pass")
+        _event, state = record(
+            game, state, forced[0], dict(PASS), kind=Event.Kind.AUTO_PASS, actor="system:pass"
+        )
     game.save()
     Seat.objects.filter(game=game).update(
         must_act=Case(When(Q(position__in=game.to_act), then=True), default=False)
@@ -127,7 +136,7 @@ def settle(game: Game, state: Any, *, previous_to_act: list[int] | None = None) 
 
 def _check_submission(action: object, expected_seq: object, idempotency_key: object) -> None:
     if not isinstance(action, dict):
-        raise InvalidInput("`action` must be a JSON object, such as {\"type\": \"pass\"}.")
+        raise InvalidInput('`action` must be a JSON object, such as {"type": "pass"}.')
     if isinstance(expected_seq, bool) or not isinstance(expected_seq, int):
         raise InvalidInput("`expected_seq` must be a whole number: the seq of the last event you saw.")
     if not isinstance(idempotency_key, str) or len(idempotency_key) > MAX_IDEMPOTENCY_KEY:
@@ -137,7 +146,7 @@ def _check_submission(action: object, expected_seq: object, idempotency_key: obj
 def action_submit(
     *,
     game_id: int,
-    user: AbstractBaseUser,
+    user: User,
     action: object,
     expected_seq: object,
     idempotency_key: object = "",
@@ -171,7 +180,13 @@ def action_submit(
         if seat.position not in rules_for(game).to_act(state):
             raise IllegalMove("It is not your turn.")
         event, state = record(
-            game, state, seat.position, action, kind=Event.Kind.ACTION, actor=actor, idempotency_key=idempotency_key
+            game,
+            state,
+            seat.position,
+            action,
+            kind=Event.Kind.ACTION,
+            actor=actor,
+            idempotency_key=idempotency_key,
         )
         if seat.consecutive_timeouts:
             Seat.objects.filter(pk=seat.pk).update(consecutive_timeouts=0)

@@ -12,7 +12,6 @@ from typing import Any
 
 import engine
 from engine.base import Rules
-
 from games.models import Event, Game, Snapshot
 
 _CACHE_SIZE = 512
@@ -49,7 +48,9 @@ def cache_clear() -> None:
 
 def new_game_state(game: Game, started: Event) -> Any:
     payload = started.payload
-    return rules_for(game).new_game(players=payload["players"], seed=payload["seed"], options=payload["options"])
+    return rules_for(game).new_game(
+        players=payload["players"], seed=payload["seed"], options=payload["options"]
+    )
 
 
 def apply_events(rules: Rules[Any], state: Any, events: list[Event]) -> Any:
@@ -100,4 +101,6 @@ def replay_from_start(game: Game, seq: int | None = None) -> Any:
 
 
 def write_snapshot(game: Game, state: Any) -> None:
-    Snapshot.objects.create(game=game, seq=game.seq, rules_version=game.rules_version, state=rules_for(game).dump(state))
+    Snapshot.objects.create(
+        game=game, seq=game.seq, rules_version=game.rules_version, state=rules_for(game).dump(state)
+    )

@@ -59,7 +59,9 @@ def outbox_html(request: HttpRequest, name: str) -> HttpResponse:
     if entry is None or entry.html is None:
         raise Http404("No HTML part.")
     response = HttpResponse(entry.html)
-    response["Content-Security-Policy"] = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+    response["Content-Security-Policy"] = (
+        "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+    )
     response["X-Frame-Options"] = "SAMEORIGIN"
     return response
 

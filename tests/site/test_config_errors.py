@@ -44,8 +44,11 @@ def test_malformed_boolean() -> None:
 
 
 def test_unreachable_database() -> None:
-    result = _run([sys.executable, "manage.py", "migrate"], DATABASE_URL="postgres://app:app@127.0.0.1:1/app",
-                  DB_CONNECT_TIMEOUT="2")
+    result = _run(
+        [sys.executable, "manage.py", "migrate"],
+        DATABASE_URL="postgres://app:app@127.0.0.1:1/app",
+        DB_CONNECT_TIMEOUT="2",
+    )
     line = _one_clear_line(result, "cannot reach the database at 127.0.0.1")
     assert "DATABASE_URL" in line
 
@@ -57,8 +60,12 @@ def test_celery_worker_refuses_broken_config() -> None:
 
 @pytest.mark.parametrize("command", ["web", "worker", "beat"])
 def test_production_commands_refuse_broken_config(command: str) -> None:
-    result = _run([str(ROOT / "docker" / "commands" / command)], DJANGO_DEBUG="0", BIND="127.0.0.1:0",
-                  WEB_CONCURRENCY="1")
+    result = _run(
+        [str(ROOT / "docker" / "commands" / command)],
+        DJANGO_DEBUG="0",
+        BIND="127.0.0.1:0",
+        WEB_CONCURRENCY="1",
+    )
     assert result.returncode != 0
     assert "Configuration error: SECRET_KEY must be set" in result.stderr
     assert "Traceback" not in result.stderr

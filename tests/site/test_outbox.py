@@ -19,8 +19,9 @@ def outbox_dir(settings: SettingsWrapper, tmp_path: Path) -> Path:
 
 def _send(subject: str) -> None:
     connection = get_connection("games.mail.OutboxEmailBackend")
-    message = EmailMultiAlternatives(subject, "It is your turn.\nhttps://example.test/g/1", to=["anne@example.test"],
-                                     connection=connection)
+    message = EmailMultiAlternatives(
+        subject, "It is your turn.\nhttps://example.test/g/1", to=["anne@example.test"], connection=connection
+    )
     message.attach_alternative("<p>It is <b>your turn</b>.</p>", "text/html")
     assert message.send() == 1
 
