@@ -43,8 +43,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 
 @pytest.fixture(autouse=True)
-def _celery_eager(settings: object, tmp_path: Path) -> Iterator[None]:
-    """Tasks run in-process unless a test starts a real worker; email goes to locmem."""
+def _celery_eager() -> Iterator[None]:
+    """Tasks run in-process unless a test starts a real worker."""
     from pirates_site.celery import app
 
     previous = app.conf.task_always_eager
@@ -62,11 +62,21 @@ class CeleryWorker:
 
 
 @pytest.fixture
-def celery_worker(transactional_db: None, tmp_path: Path) -> Iterator[CeleryWorker]:
+def celery_worker_env() -> dict[str, str]:
+    """Extra environment for the ``celery_worker`` process (for example EMAIL_HOST/EMAIL_PORT of
+    a test's SMTP server, or BOT_MOVE_DELAY_SECONDS=0). Override this fixture in a test module."""
+    return {}
+
+
+@pytest.fixture
+def celery_worker(
+    transactional_db: None, tmp_path: Path, celery_worker_env: dict[str, str]
+) -> Iterator[CeleryWorker]:
     """A real Celery worker process on Redis, sharing the test database.
 
     Tests using it must be ``@pytest.mark.celery_worker`` (and ``postgres``): the worker is a
-    separate process, so it sees only committed rows of a PostgreSQL test database.
+    separate process, so it sees only committed rows of a PostgreSQL test database. Its
+    environment is the test's plus ``celery_worker_env``.
     """
     from pirates_site.celery import app
 
@@ -77,6 +87,7 @@ def celery_worker(transactional_db: None, tmp_path: Path) -> Iterator[CeleryWork
         VAR_DIR=str(tmp_path / "worker-var"),
         CELERY_TASK_ALWAYS_EAGER="0",
     )
+    env.update(celery_worker_env)
     log = tmp_path / "celery-worker.log"
     app.conf.task_always_eager = False
     command = realservers.celery_worker_command(log)

@@ -12,7 +12,9 @@ from engine.pirates.cards import KIND_INDEX, KINDS, bundled_card_set
 from engine.pirates.rules import PiratesRules
 from engine.pirates.state import EMPTY, NOBODY, PIRATE_INDEX, PIRATES_PER_SEAT, PiratesState
 
-RULES: PiratesRules = get_rules("pirates")  # type: ignore[assignment]
+_RULES = get_rules("pirates")
+assert isinstance(_RULES, PiratesRules)
+RULES: PiratesRules = _RULES
 CARDS = bundled_card_set()
 ALL_CARDS = list(CARDS.ids)
 
@@ -54,7 +56,7 @@ def situation(
     cs = base.card_set
     listed = [[PIRATE_INDEX[p] for p in party] for party in parties or []]
     used = {p for party in listed for p in party}
-    singles = [(p,) for p in range(players * PIRATES_PER_SEAT) if p not in used]
+    singles: list[tuple[int, ...]] = [(p,) for p in range(players * PIRATES_PER_SEAT) if p not in used]
     hoards = [[0] * len(KINDS) for _ in range(players)]
     for seat, kinds in (booty or {}).items():
         for kind, count in kinds.items():
@@ -113,3 +115,19 @@ def playout(
 
 def json_round_trip(data: Any) -> Any:
     return json.loads(json.dumps(data))
+
+
+def check_invariants(state: PiratesState) -> None:
+    """The invariants every reachable state keeps (P-PARTY-2, P-PARTY-3, P-COMP-3, P-COMP-4)."""
+    players = state.players
+    pirates = sorted(p for party in state.parties for p in party)
+    assert pirates == list(range(players * 5)), "every pirate in exactly one party (P-PARTY-2)"
+    assert all(1 <= len(party) <= 9 for party in state.parties), "no party over 9 (P-PARTY-3)"
+    assert all(t >= 0 for t in state.treasury), "treasuries never negative (P-COMP-4)"
+    for kind in range(6):
+        held = sum(hoard[kind] for hoard in state.booty)
+        assert state.supply[kind] >= 0, "the supply never runs out (P-COMP-3)"
+        assert held + state.supply[kind] == 6, "booty within the supply (P-COMP-3)"
+    assert state.black_spot in range(-1, players)
+    assert state.actions <= 1000
+    assert RULES.to_act(state) == ([] if state.end else [state.active])

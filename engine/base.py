@@ -1,0 +1,122 @@
+"""The contract every rule set fulfils, and helpers they share.
+
+A rule set is a stateless object; all of a game lives in its immutable state value. The web
+service only ever talks to a rule set through these methods, so a new game plugs in by
+subclassing :class:`Rules` and registering itself in :mod:`engine.registry`.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from typing import Any, Generic, TypeVar
+
+from engine.errors import InvalidSnapshot
+
+S = TypeVar("S")
+
+JSON = Any
+"""A value made of dicts, lists, str, int, float, bool and None only."""
+
+Action = dict[str, Any]
+
+SEAT_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "black")
+
+
+def seat_colour(seat: int) -> str:
+    return SEAT_COLOURS[seat]
+
+
+def seat_name(seat: int) -> str:
+    """The colour of a seat as a player-facing name ("Red")."""
+    return SEAT_COLOURS[seat].capitalize()
+
+
+class Rules(ABC, Generic[S]):
+    """One rule set (one game, one version).
+
+    Several seats may be asked to act at once (``to_act`` returns them all); a rule set that
+    needs randomness during play keeps a ``random.Random`` state inside its game state and
+    serialises it in ``dump``.
+    """
+
+    id: str
+    version: int
+    title: str
+    min_players: int
+    max_players: int
+
+    @abstractmethod
+    def new_game(self, players: int, seed: int | str, options: dict[str, Any] | None = None) -> S:
+        """A fresh game; raises ``InvalidOptions`` for bad arguments."""
+
+    @abstractmethod
+    def to_act(self, state: S) -> list[int]:
+        """The seats that may act now, in seat order; empty when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: int) -> list[Action]:
+        """Every legal action of ``seat``, each once, in a deterministic order."""
+
+    @abstractmethod
+    def apply(self, state: S, seat: int, action: Action) -> S:
+        """The state after ``seat`` plays ``action``; raises ``IllegalAction``."""
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> dict[str, JSON]:
+        """What ``seat`` (``None``: a spectator) may see, as JSON."""
+
+    @abstractmethod
+    def describe(self, state: S, seat: int, action: Action) -> str:
+        """One sentence for the game log, worded from the state before the action."""
+
+    @abstractmethod
+    def result(self, state: S) -> dict[str, list[int]] | None:
+        """``None`` while running, else ``{"scores": [...], "winners": [...]}``."""
+
+    @abstractmethod
+    def dump(self, state: S) -> dict[str, JSON]:
+        """A JSON snapshot from which ``load`` rebuilds an equal state."""
+
+    @abstractmethod
+    def load(self, data: dict[str, JSON]) -> S:
+        """The state of a ``dump``; raises ``InvalidSnapshot`` for a malformed one."""
+
+    @abstractmethod
+    def action_count(self, state: S) -> int:
+        """How many actions have been applied since the game started."""
+
+    def is_finished(self, state: S) -> bool:
+        return self.result(state) is not None
+
+    def seat_colours(self, players: int) -> list[str]:
+        return list(SEAT_COLOURS[:players])
+
+
+RngState = tuple[Any, ...]
+
+
+def rng_state_to_json(rng_state: RngState) -> dict[str, JSON]:
+    """``random.Random.getstate()`` as plain JSON (tuples become lists)."""
+    version, internal, gauss_next = rng_state
+    return {"version": version, "internal": list(internal), "gauss_next": gauss_next}
+
+
+def rng_state_from_json(data: JSON) -> RngState:
+    if not isinstance(data, dict) or set(data) != {"version", "internal", "gauss_next"}:
+        raise InvalidSnapshot("rng must be an object with version, internal and gauss_next")
+    internal = data["internal"]
+    if not isinstance(internal, list) or not all(type(x) is int for x in internal):
+        raise InvalidSnapshot("rng.internal must be a list of integers")
+    state: RngState = (data["version"], tuple(internal), data["gauss_next"])
+    try:
+        random.Random().setstate(state)
+    except (TypeError, ValueError) as exc:
+        raise InvalidSnapshot(f"rng is not a valid random state: {exc}") from exc
+    return state
+
+
+def rng_from_state(rng_state: RngState) -> random.Random:
+    rng = random.Random()
+    rng.setstate(rng_state)
+    return rng

@@ -1,0 +1,197 @@
+"""The JSON-lines game log: one event per line, as the web service exports it and as
+``python -m engine replay`` reads it.
+
+    {"seq": 1, "kind": "game_started", "seat": null,
+     "payload": {"rules": "pirates", "version": 1, "players": 4, "seed": "s", "options": {}}}
+    {"seq": 2, "kind": "action", "seat": 2, "payload": {"action": {...}}, "actor": "user:alice"}
+    ...
+    {"kind": "result", "payload": {"scores": [...], "winners": [...]}}      (optional, last)
+
+Every event after the first that carries ``payload.action`` is applied for its seat, whatever
+its kind (a timeout's or a bot's move is still an action); other events are skipped.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.base import Action, Rules
+from engine.errors import IllegalAction, InvalidOptions, UnknownRules
+from engine.registry import get_rules
+
+GAME_STARTED = "game_started"
+ACTION = "action"
+RESULT = "result"
+
+
+class GameLogError(ValueError):
+    """A log that cannot be read or replayed; the message names the line or seq."""
+
+
+@dataclass(frozen=True)
+class Header:
+    rules: str
+    version: int
+    players: int
+    seed: int | str
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class LoggedAction:
+    seq: int
+    seat: int
+    action: Action
+    actor: str | None = None
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class GameLog:
+    header: Header
+    actions: list[LoggedAction]
+    result: dict[str, Any] | None = None
+
+
+def started_event(
+    rules: str, version: int, players: int, seed: int | str, options: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    payload = {"rules": rules, "version": version, "players": players, "seed": seed, "options": options or {}}
+    return {"seq": 1, "kind": GAME_STARTED, "seat": None, "payload": payload}
+
+
+def action_event(seq: int, seat: int, action: Action, actor: str | None = None) -> dict[str, Any]:
+    event: dict[str, Any] = {"seq": seq, "kind": ACTION, "seat": seat, "payload": {"action": action}}
+    if actor is not None:
+        event["actor"] = actor
+    return event
+
+
+def result_event(result: dict[str, Any]) -> dict[str, Any]:
+    return {"kind": RESULT, "payload": {"scores": result["scores"], "winners": result["winners"]}}
+
+
+def write_lines(events: Iterable[dict[str, Any]]) -> str:
+    """The log text: one compact JSON object per line, each line ending in a newline."""
+    return "".join(json.dumps(event, ensure_ascii=False) + "\n" for event in events)
+
+
+def _fail(line: int, message: str) -> GameLogError:
+    return GameLogError(f"line {line}: {message}")
+
+
+def _header(event: dict[str, Any], line: int) -> Header:
+    if event.get("kind") != GAME_STARTED or event.get("seq") != 1:
+        raise _fail(line, 'the first event must be {"seq": 1, "kind": "game_started", ...}')
+    payload = event.get("payload")
+    if not isinstance(payload, dict):
+        raise _fail(line, "game_started needs a payload object")
+    missing = [key for key in ("rules", "version", "players", "seed") if key not in payload]
+    if missing:
+        raise _fail(line, "game_started payload lacks " + ", ".join(missing))
+    rules, version, players, seed = (payload[k] for k in ("rules", "version", "players", "seed"))
+    options = payload.get("options")
+    if options is None:
+        options = {}
+    if not isinstance(rules, str):
+        raise _fail(line, "payload.rules must be a string")
+    if type(version) is not int or type(players) is not int:
+        raise _fail(line, "payload.version and payload.players must be whole numbers")
+    if type(seed) not in (int, str):
+        raise _fail(line, "payload.seed must be a string or a whole number")
+    if not isinstance(options, dict):
+        raise _fail(line, "payload.options must be an object")
+    return Header(rules, version, players, seed, options)
+
+
+def parse(source: str | Iterable[str]) -> GameLog:
+    """Read a log (text or lines). Blank lines are ignored; line numbers count them."""
+    lines = source.splitlines() if isinstance(source, str) else list(source)
+    header: Header | None = None
+    actions: list[LoggedAction] = []
+    result: dict[str, Any] | None = None
+    expected_seq = 1
+    for number, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        if result is not None:
+            raise _fail(number, "nothing may follow the result event")
+        try:
+            event = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise _fail(number, f"not valid JSON ({exc.msg})") from None
+        if not isinstance(event, dict):
+            raise _fail(number, "an event must be a JSON object")
+        if header is None:
+            header = _header(event, number)
+            expected_seq = 2
+            continue
+        kind = event.get("kind")
+        if not isinstance(kind, str):
+            raise _fail(number, "an event needs a kind")
+        if kind == RESULT:
+            result = _result(event, number)
+            continue
+        seq = event.get("seq")
+        if type(seq) is not int or seq != expected_seq:
+            raise _fail(number, f"seq must be {expected_seq} (no gaps), not {seq!r}")
+        expected_seq += 1
+        payload = event.get("payload")
+        if not isinstance(payload, dict) or "action" not in payload:
+            continue
+        seat = event.get("seat")
+        if type(seat) is not int:
+            raise _fail(number, f"seq {seq}: an action needs the seat number that plays it")
+        actor = event.get("actor")
+        if actor is not None and not isinstance(actor, str):
+            raise _fail(number, f"seq {seq}: actor must be a string")
+        actions.append(LoggedAction(seq, seat, payload["action"], actor, number))
+    if header is None:
+        raise GameLogError("the log is empty: it needs a game_started event")
+    return GameLog(header, actions, result)
+
+
+def _result(event: dict[str, Any], line: int) -> dict[str, Any]:
+    payload = event.get("payload")
+    if (
+        not isinstance(payload, dict)
+        or not isinstance(payload.get("scores"), list)
+        or not isinstance(payload.get("winners"), list)
+    ):
+        raise _fail(line, "the result event needs payload.scores and payload.winners lists")
+    return {"scores": payload["scores"], "winners": payload["winners"]}
+
+
+def rules_of(log: GameLog) -> Rules[Any]:
+    try:
+        return get_rules(log.header.rules, log.header.version)
+    except UnknownRules as exc:
+        raise GameLogError(f"seq 1: {exc}") from None
+
+
+def replay(log: GameLog) -> Any:
+    """The final state after applying every logged action with full validation."""
+    header = log.header
+    rules = rules_of(log)
+    try:
+        state = rules.new_game(header.players, header.seed, header.options)
+    except InvalidOptions as exc:
+        raise GameLogError(f"seq 1: {exc}") from None
+    for logged in log.actions:
+        try:
+            state = rules.apply(state, logged.seat, logged.action)
+        except IllegalAction as exc:
+            raise GameLogError(f"seq {logged.seq} (line {logged.line}): illegal action: {exc}") from None
+    return state
+
+
+def check_result(log: GameLog) -> dict[str, list[int]] | None:
+    """Replay the log and compare with its recorded result; returns the replayed result."""
+    replayed = rules_of(log).result(replay(log))
+    if log.result is not None and replayed != log.result:
+        shown = "the game is still running" if replayed is None else json.dumps(replayed)
+        raise GameLogError(f"the recorded result {json.dumps(log.result)} differs from the replay: {shown}")
+    return replayed

@@ -1,0 +1,113 @@
+"""The Pirates (2021) rule set: the engine contract (engine.base.Rules) over the modules of
+this package."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.base import JSON, Action, Rules
+from engine.errors import InvalidOptions
+from engine.pirates import legal, play, scoring, serial
+from engine.pirates.actions import check
+from engine.pirates.cards import KINDS, SUPPLY_PER_KIND, CardSet, resolve_card_set
+from engine.pirates.describe import describe
+from engine.pirates.state import DISPLAY_SPACES, EMPTY, NOBODY, PIRATES_PER_SEAT, START_DUCATS, PiratesState
+from engine.pirates.view import view
+
+OPTIONS = ("card_set", "deck", "first_seat")
+
+
+def _deck(card_set: CardSet, value: Any) -> list[int]:
+    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+        raise InvalidOptions("deck must be a list of card ids, top first")
+    unknown = [c for c in value if c not in card_set.index]
+    if unknown:
+        raise InvalidOptions(f"deck: unknown card ids {', '.join(unknown)} (card set {card_set.id!r})")
+    if len(value) != len(card_set) or len(set(value)) != len(value):
+        raise InvalidOptions(f"deck must list each of the {len(card_set)} cards exactly once")
+    return [card_set.index[c] for c in value]
+
+
+class PiratesRules(Rules[PiratesState]):
+    id = "pirates"
+    version = 1
+    title = "Pirates (2021)"
+    min_players = 3
+    max_players = 5
+
+    def new_game(self, players: int, seed: int | str, options: dict[str, Any] | None = None) -> PiratesState:
+        if type(players) is not int or not self.min_players <= players <= self.max_players:
+            raise InvalidOptions(
+                f"Pirates is for {self.min_players} to {self.max_players} players, not {players!r}"
+            )
+        if type(seed) not in (int, str):
+            raise InvalidOptions("seed must be a whole number or a string")
+        options = {} if options is None else options
+        if not isinstance(options, dict):
+            raise InvalidOptions("options must be an object")
+        unknown = sorted(map(str, set(options) - set(OPTIONS)))
+        if unknown:
+            raise InvalidOptions(f"Unknown options: {', '.join(unknown)}; known: {', '.join(OPTIONS)}")
+        card_set = resolve_card_set(options.get("card_set"))
+        # The seed always drives the same draws, whatever is fixed by options, so a seed
+        # means the same thing in every game that shares it (P-SET-5).
+        rng = random.Random(seed)
+        order = list(range(len(card_set)))
+        rng.shuffle(order)
+        first = rng.randrange(players)
+        if "deck" in options:
+            order = _deck(card_set, options["deck"])
+        if "first_seat" in options:
+            first = options["first_seat"]
+            if type(first) is not int or not 0 <= first < players:
+                raise InvalidOptions(f"first_seat must be a seat number from 0 to {players - 1}")
+        display = tuple(order[:DISPLAY_SPACES]) + (EMPTY,) * max(0, DISPLAY_SPACES - len(order))
+        return PiratesState(
+            card_set=card_set,
+            players=players,
+            parties=tuple((p,) for p in range(players * PIRATES_PER_SEAT)),
+            treasury=(START_DUCATS,) * players,
+            booty=((0,) * len(KINDS),) * players,
+            supply=(SUPPLY_PER_KIND,) * len(KINDS),
+            kept=((),) * players,
+            discarded=(),
+            display=display,
+            deck=tuple(order[DISPLAY_SPACES:]),
+            black_spot=NOBODY,
+            active=first,
+            passes=0,
+            actions=0,
+            end="",
+            rng_state=rng.getstate(),
+        )
+
+    def to_act(self, state: PiratesState) -> list[int]:
+        return [] if state.end else [state.active]
+
+    def legal_actions(self, state: PiratesState, seat: int) -> list[Action]:
+        return legal.legal_actions(state, seat)
+
+    def apply(self, state: PiratesState, seat: int, action: Action) -> PiratesState:
+        return play.perform(state, seat, check(state, seat, action))
+
+    def view(self, state: PiratesState, seat: int | None) -> dict[str, JSON]:
+        return view(state, seat, rules_id=self.id, version=self.version, title=self.title)
+
+    def describe(self, state: PiratesState, seat: int, action: Action) -> str:
+        return describe(state, seat, action)
+
+    def result(self, state: PiratesState) -> dict[str, list[int]] | None:
+        return scoring.final_result(state) if state.end else None
+
+    def dump(self, state: PiratesState) -> dict[str, JSON]:
+        return serial.dump(state, rules_id=self.id, version=self.version)
+
+    def load(self, data: dict[str, JSON]) -> PiratesState:
+        return serial.load(data, rules_id=self.id, version=self.version)
+
+    def action_count(self, state: PiratesState) -> int:
+        return state.actions
+
+    def is_finished(self, state: PiratesState) -> bool:
+        return bool(state.end)
