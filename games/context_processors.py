@@ -7,4 +7,8 @@ from django.http import HttpRequest
 
 
 def site(request: HttpRequest) -> dict[str, object]:
-    return {"SITE_URL": settings.SITE_URL, "DEV_OUTBOX_PAGE": settings.DEV_OUTBOX_PAGE, "DEBUG": settings.DEBUG}
+    return {
+        "SITE_URL": settings.SITE_URL,
+        "DEV_OUTBOX_PAGE": settings.DEV_OUTBOX_PAGE,
+        "DEBUG": settings.DEBUG,
+    }
