@@ -127,6 +127,11 @@ class Seat(models.Model):
         return bool(self.bot)
 
     @property
+    def plays_as_bot(self) -> bool:
+        """A bot seat, or a person's seat handed to a bot after repeated timeouts."""
+        return self.user_id is None or self.replaced_by_bot
+
+    @property
     def label(self) -> str:
         if self.user is not None and not self.replaced_by_bot:
             return self.user.get_username()

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
+from django.db.models import Case, IntegerField, Prefetch, Q, QuerySet, Value, When
 
 from games.models import Event, Game, Seat
 from games.services.errors import Forbidden, InvalidInput, NotFound
@@ -24,17 +24,23 @@ def _is_authenticated(user: AnyUser | None) -> bool:
     return user is not None and bool(user.is_authenticated)
 
 
-def user_seat(game: Game, user: AnyUser | None) -> Seat | None:
+def user_seat(game: Game, user: AnyUser | None, seats: list[Seat] | None = None) -> Seat | None:
     if not _is_authenticated(user):
         return None
-    return next((seat for seat in game.seats.all() if seat.user_id == user.pk), None)  # type: ignore[union-attr]
+    candidates = game.seats.all() if seats is None else seats
+    return next((seat for seat in candidates if seat.user_id == user.pk), None)  # type: ignore[union-attr]
 
 
 def visible_game(game_id: object, user: AnyUser | None) -> Game:
     """The game, if ``user`` may see it: public games for everyone, private ones for their players."""
     if isinstance(game_id, bool) or not isinstance(game_id, int):
         raise NotFound("No such game.")
-    game = Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
+    game = (
+        Game.objects.filter(pk=game_id)
+        .select_related("created_by")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .first()
+    )
     if game is None:
         raise NotFound(f"No game with id {game_id}.")
     if (
@@ -48,7 +54,7 @@ def visible_game(game_id: object, user: AnyUser | None) -> Game:
     return game
 
 
-def seats_summary(game: Game) -> list[dict[str, Any]]:
+def seats_summary(game: Game, seats: list[Seat] | None = None) -> list[dict[str, Any]]:
     return [
         {
             "seat": seat.position,
@@ -57,13 +63,13 @@ def seats_summary(game: Game) -> list[dict[str, Any]]:
             "colour": seat.colour or None,
             "must_act": seat.must_act,
         }
-        for seat in sorted(game.seats.all(), key=lambda s: s.position)
+        for seat in sorted(game.seats.all() if seats is None else seats, key=lambda s: s.position)
     ]
 
 
-def game_detail(game: Game, user: AnyUser | None) -> dict[str, Any]:
+def game_detail(game: Game, user: AnyUser | None, seats: list[Seat] | None = None) -> dict[str, Any]:
     """Everything the caller may know about ``game`` now."""
-    seat = user_seat(game, user)
+    seat = user_seat(game, user, seats)
     detail: dict[str, Any] = {
         "id": game.pk,
         "title": game.display_name,
@@ -73,10 +79,11 @@ def game_detail(game: Game, user: AnyUser | None) -> dict[str, Any]:
         "players": game.players,
         "is_public": game.is_public,
         "fixed_deal": game.fixed_deal,
-        "options": game.options,
+        # An explicit deck (a fixed deal) is the deck order: secret like the seed until the end.
+        "options": game.options if game.is_over else {k: v for k, v in game.options.items() if k != "deck"},
         "created_by": game.created_by.get_username(),
         "seq": game.seq,
-        "seats": seats_summary(game),
+        "seats": seats_summary(game, seats),
         "your_seat": seat.position if seat is not None and game.status != Game.Status.LOBBY else None,
         "to_act": list(game.to_act),
         "deadline": game.deadline,

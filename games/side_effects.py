@@ -7,35 +7,59 @@ has moved past that seq, so each is safe to run twice.
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from django.conf import settings
 from django.db import transaction
 
-from games.models import Game, PlayerProfile
+from games.models import Event, Game
 
 
 def after_append(game: Game, *, bot_seats: list[int]) -> None:
+    """Queue what follows the position ``game`` is now in: bot moves, "your turn" emails for
+    the people to act, or the game-over emails."""
     game_id, seq = game.pk, game.seq
+    people_to_act = bool(set(game.to_act) - set(bot_seats))
+    finished = game.status == Game.Status.FINISHED
+    running = game.status == Game.Status.ACTIVE
 
     def queue() -> None:
         from games import tasks
 
         if bot_seats:
             tasks.bot_move.apply_async((game_id, seq), countdown=settings.BOT_MOVE_DELAY_SECONDS)
+        if running and people_to_act:
+            tasks.notify_turn.delay(game_id, seq)
+        if finished:
+            tasks.notify_game_over.delay(game_id)
 
     transaction.on_commit(queue)
 
 
-def away_until_for(game: Game, seats: list[int]) -> datetime | None:
-    """The latest ``away_until`` among the people in ``seats`` of ``game`` (None if nobody is away)."""
-    if not seats:
-        return None
-    values = [
-        value
-        for value in PlayerProfile.objects.filter(
-            user__seats__game=game, user__seats__position__in=seats, away_until__isnull=False
-        ).values_list("away_until", flat=True)
-        if value is not None
-    ]
-    return max(values, default=None)
+def after_reminder(game: Game) -> None:
+    """Queue the reminder emails for the turn ``game`` is at (its ``reminder_at`` was just cleared)."""
+    game_id, seq = game.pk, game.seq
+
+    def queue() -> None:
+        from games import tasks
+
+        tasks.notify_reminder.delay(game_id, seq)
+
+    transaction.on_commit(queue)
+
+
+def after_timeouts(game: Game, events: list[Event]) -> None:
+    """Queue the emails telling everyone about timeouts and seats handed to bots."""
+    game_id = game.pk
+    timeouts = [e.seq for e in events if e.kind == Event.Kind.TIMEOUT]
+    to_bot = [e.seq for e in events if e.kind == Event.Kind.SEAT_TO_BOT]
+    if not events:
+        return
+
+    def queue() -> None:
+        from games import tasks
+
+        for seq in timeouts:
+            tasks.notify_timeout.delay(game_id, seq)
+        for seq in to_bot:
+            tasks.notify_seat_to_bot.delay(game_id, seq)
+
+    transaction.on_commit(queue)

@@ -1,8 +1,8 @@
 """Web URLs of the games app."""
 
-from django.urls import path
+from django.urls import include, path
 
-from games.views import site
+from games.views import accounts, lobby, replay, rules, site, table, unsubscribe
 
 urlpatterns = [
     path("", site.home, name="home"),
@@ -11,4 +11,26 @@ urlpatterns = [
     path("dev/outbox/<str:name>/", site.outbox_detail, name="outbox-detail"),
     path("dev/outbox/<str:name>/html/", site.outbox_html, name="outbox-html"),
     path("l/<str:token>/", site.login_link, name="login-link"),
+    path("unsubscribe/<str:token>/", unsubscribe.unsubscribe, name="unsubscribe"),
+    # Accounts: sign-up, log-in links and the profile; Django's auth views for the rest.
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/login-link/", accounts.login_link_request, name="login-link-request"),
+    path("accounts/profile/", accounts.profile, name="profile"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    # Lobby and games.
+    path("games/", lobby.lobby, name="lobby"),
+    path("games/new/", lobby.game_new, name="game-new"),
+    path("games/<int:game_id>/", table.game, name="game"),
+    path("games/<int:game_id>/live/", table.game_live, name="game-live"),
+    path("games/<int:game_id>/act/", table.game_act, name="game-act"),
+    path("games/<int:game_id>/join/", lobby.game_join, name="game-join"),
+    path("games/<int:game_id>/leave/", lobby.game_leave, name="game-leave"),
+    path("games/<int:game_id>/fill/", lobby.game_fill, name="game-fill"),
+    path("games/<int:game_id>/start/", lobby.game_start, name="game-start"),
+    path("games/<int:game_id>/abort/", lobby.game_abort, name="game-abort"),
+    path("games/<int:game_id>/invite/", lobby.game_invite, name="game-invite"),
+    path("games/<int:game_id>/replay/", replay.replay, name="replay"),
+    path("games/<int:game_id>/replay/<int:seq>/", replay.replay_frame, name="replay-frame"),
+    path("invite/<str:token>/", lobby.invite, name="invite"),
+    path("rules/<slug:rules_id>/", rules.rules, name="rules"),
 ]

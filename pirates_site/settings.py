@@ -178,6 +178,9 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_EXPIRES = 3600
+# Our tasks are fire-and-forget (their effects are in the database); storing results would
+# cost a result-backend round trip per task. Tasks that are waited on say ignore_result=False.
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
@@ -192,6 +195,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    "EXCEPTION_HANDLER": "games.api.exceptions.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Pirates by Mail API",
@@ -220,7 +224,7 @@ TIMEOUTS_BEFORE_BOT = env_int("TIMEOUTS_BEFORE_BOT", 3)
 # The sweep looks for due reminders and deadlines this often, at most this many games of each per run.
 SWEEP_INTERVAL_SECONDS = env_int("SWEEP_INTERVAL_SECONDS", 60)
 SWEEP_BATCH_SIZE = env_int("SWEEP_BATCH_SIZE", 200)
-# A failed send is retried after base, 2×base, 4×base … seconds (capped), this many times.
+# A failed send is retried after base, 2 x base, 4 x base ... up to a cap seconds (capped), this many times.
 EMAIL_RETRY_BASE_SECONDS = env_int("EMAIL_RETRY_BASE_SECONDS", 30)
 EMAIL_RETRY_MAX_SECONDS = env_int("EMAIL_RETRY_MAX_SECONDS", 3600)
 EMAIL_MAX_RETRIES = env_int("EMAIL_MAX_RETRIES", 8)

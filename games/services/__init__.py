@@ -1,5 +1,6 @@
 """The only code that changes games. Views, API views and tasks call these functions."""
 
+from games.services.accounts import display_name_for, login_link_send, profile_for, profile_update
 from games.services.errors import (
     Conflict,
     Forbidden,
@@ -9,6 +10,7 @@ from games.services.errors import (
     ServiceError,
     StaleSeq,
 )
+from games.services.invitations import invitation_accept, invitation_create, invitation_for
 from games.services.lobby import (
     game_abort,
     game_create,
@@ -19,6 +21,7 @@ from games.services.lobby import (
 )
 from games.services.play import Submitted, action_submit, bot_play, lock_game, record, settle
 from games.services.state import load_state, replay_from_start, rules_for
+from games.services.timeouts import profile_set_away, reminder_send, sweep_due, timeout_apply
 
 __all__ = [
     "Conflict",
@@ -31,16 +34,27 @@ __all__ = [
     "Submitted",
     "action_submit",
     "bot_play",
+    "display_name_for",
     "game_abort",
     "game_create",
     "game_start",
+    "invitation_accept",
+    "invitation_create",
+    "invitation_for",
     "load_state",
     "lock_game",
+    "login_link_send",
+    "profile_for",
+    "profile_set_away",
+    "profile_update",
     "record",
+    "reminder_send",
     "replay_from_start",
     "rules_for",
     "seat_join",
     "seat_leave",
     "seats_fill_with_bots",
     "settle",
+    "sweep_due",
+    "timeout_apply",
 ]

@@ -216,7 +216,8 @@ def game_start(*, game_id: int, by: User) -> Game:
             actor=f"user:{by.pk}",
         )
         cache_put(game, 1, state)
-        settle(game, state, previous_to_act=[])
+        game.save(update_fields=["seed", "seed_sha256", "status", "started_at", "seq", "updated_at"])
+        settle(game, state)
     return game
 
 

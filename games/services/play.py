@@ -27,6 +27,8 @@ from games.services.errors import Conflict, Forbidden, IllegalMove, InvalidInput
 from games.services.state import cache_put, load_state, rules_for, write_snapshot
 
 PASS = {"type": "pass"}
+# What an append changes on the game row (saving only these keeps the UPDATE small).
+READ_COLUMNS = ["seq", "to_act", "status", "result", "finished_at", "deadline", "reminder_at", "updated_at"]
 MAX_IDEMPOTENCY_KEY = 100
 
 
@@ -35,6 +37,7 @@ class Submitted:
     event: Event
     game: Game
     created: bool
+    seats: list[Seat]
 
 
 def lock_game(game_id: object) -> Game:
@@ -42,7 +45,7 @@ def lock_game(game_id: object) -> Game:
     if isinstance(game_id, bool) or not isinstance(game_id, int):
         raise NotFound("No such game.")
     try:
-        return Game.objects.select_for_update().get(pk=game_id)
+        return Game.objects.select_for_update(of=("self",)).select_related("created_by").get(pk=game_id)
     except Game.DoesNotExist:
         raise NotFound(f"No game with id {game_id}.") from None
 
@@ -65,16 +68,17 @@ def record(
         raise IllegalMove(str(exc)) from None
     text = rules.describe(state, seat, action)
     try:
-        with transaction.atomic():
-            event = Event.objects.create(
-                game=game,
-                seq=game.seq + 1,
-                kind=kind,
-                seat=seat,
-                payload={"action": action, "text": text},
-                actor=actor,
-                idempotency_key=idempotency_key,
-            )
+        # No savepoint (two round trips per move): a failed insert leaves the caller's
+        # transaction unusable, and the StaleSeq raised here rolls all of it back anyway.
+        event = Event.objects.create(
+            game=game,
+            seq=game.seq + 1,
+            kind=kind,
+            seat=seat,
+            payload={"action": action, "text": text},
+            actor=actor,
+            idempotency_key=idempotency_key,
+        )
     except IntegrityError:
         # Only possible if someone appended without the lock; the unique (game, seq) wins.
         raise StaleSeq("The game has moved on; reload and try again.", current_seq=game.seq) from None
@@ -83,24 +87,39 @@ def record(
     return event, new_state
 
 
-def move_deadline(game: Game, to_act: list[int], now: datetime) -> datetime:
+def game_seats(game: Game) -> list[Seat]:
+    """Every seat of ``game`` with its player and their profile: one query for all a move needs."""
+    return list(Seat.objects.filter(game=game).select_related("user__profile").order_by("position"))
+
+
+def _away_until(seat: Seat) -> datetime | None:
+    # A user without a profile row has never marked themselves away.
+    profile = getattr(seat.user, "profile", None) if seat.user is not None else None
+    return profile.away_until if profile is not None else None
+
+
+def move_deadline(game: Game, seats: list[Seat], to_act: list[int], now: datetime) -> datetime:
     """When the seats now to act run out of time, stretched for players who marked themselves away."""
     deadline = now + game.move_time
-    away = side_effects.away_until_for(game, to_act)
+    away = max(
+        (until for seat in seats if seat.position in to_act and (until := _away_until(seat)) is not None),
+        default=None,
+    )
     if away is not None and away > now:
         deadline = away + game.move_time
     return deadline
 
 
-def settle(game: Game, state: Any, *, previous_to_act: list[int] | None = None) -> None:
+def settle(game: Game, state: Any, seats: list[Seat] | None = None) -> None:
     """Bring the read columns up to date with ``state``, snapshot, apply forced passes,
-    and queue the side effects of the new position. Caller holds the game lock."""
+    and queue the side effects of the new position. Caller holds the game lock; ``seats``
+    are the game's seats from ``game_seats`` if the caller has them already."""
     rules = rules_for(game)
+    seats = game_seats(game) if seats is None else seats
     while True:
         now = timezone.now()
         result = rules.result(state)
         to_act = rules.to_act(state)
-        changed = to_act != (game.to_act if previous_to_act is None else previous_to_act)
         game.to_act = to_act
         if result is not None:
             game.status = Game.Status.FINISHED
@@ -109,12 +128,14 @@ def settle(game: Game, state: Any, *, previous_to_act: list[int] | None = None) 
             game.deadline = None
             game.reminder_at = None
         else:
-            game.deadline = move_deadline(game, to_act, now)
+            game.deadline = move_deadline(game, seats, to_act, now)
             reminder = game.deadline - game.reminder_before
             game.reminder_at = reminder if game.reminder_before and reminder > now else None
-        if changed or game.seq % settings.SNAPSHOT_EVERY == 0 or result is not None:
+        # Every SNAPSHOT_EVERY events and at the end (replaying fewer events than that costs
+        # well under a millisecond). Not on every change of the seats to act: in a game where
+        # turns pass around the table that is every event, a second large insert per move.
+        if game.seq % settings.SNAPSHOT_EVERY == 0 or result is not None:
             write_snapshot(game, state)
-        previous_to_act = to_act
         forced = [seat for seat in to_act if rules.legal_actions(state, seat) == [PASS]]
         if result is not None or not forced:
             break
@@ -122,15 +143,13 @@ def settle(game: Game, state: Any, *, previous_to_act: list[int] | None = None) 
         _event, state = record(
             game, state, forced[0], dict(PASS), kind=Event.Kind.AUTO_PASS, actor="system:pass"
         )
-    game.save()
+    game.save(update_fields=READ_COLUMNS)
     Seat.objects.filter(game=game).update(
         must_act=Case(When(Q(position__in=game.to_act), then=True), default=False)
     )
-    bot_seats = list(
-        Seat.objects.filter(game=game, position__in=game.to_act)
-        .filter(Q(user__isnull=True) | Q(replaced_by_bot=True))
-        .values_list("position", flat=True)
-    )
+    for seat in seats:
+        seat.must_act = seat.position in game.to_act
+    bot_seats = [seat.position for seat in seats if seat.must_act and seat.plays_as_bot]
     side_effects.after_append(game, bot_seats=bot_seats)
 
 
@@ -157,15 +176,17 @@ def action_submit(
     actor = f"user:{user.pk}"
     with transaction.atomic():
         game = lock_game(game_id)
+        seats = game_seats(game)
+        # The seat first: someone without one learns nothing, not even which keys were used.
+        seat = next((s for s in seats if s.user_id == user.pk), None)
+        if seat is None:
+            raise Forbidden("You have no seat in this game.")
         if idempotency_key:
             prior = Event.objects.filter(game=game, idempotency_key=idempotency_key).first()
             if prior is not None:
                 if prior.actor != actor:
                     raise Conflict("That idempotency key was already used for another player's move.")
-                return Submitted(prior, game, False)
-        seat = Seat.objects.filter(game=game, user=user).first()
-        if seat is None:
-            raise Forbidden("You have no seat in this game.")
+                return Submitted(prior, game, False, seats)
         if game.status != Game.Status.ACTIVE:
             raise Conflict(f"The game is not running (it is {game.get_status_display().lower()}).")
         if seat.replaced_by_bot:
@@ -190,8 +211,9 @@ def action_submit(
         )
         if seat.consecutive_timeouts:
             Seat.objects.filter(pk=seat.pk).update(consecutive_timeouts=0)
-        settle(game, state)
-    return Submitted(event, game, True)
+            seat.consecutive_timeouts = 0
+        settle(game, state, seats)
+    return Submitted(event, game, True, seats)
 
 
 def bot_play(*, game_id: int, expected_seq: int) -> list[Event]:
@@ -206,11 +228,11 @@ def bot_play(*, game_id: int, expected_seq: int) -> list[Event]:
             return []
         if game.status != Game.Status.ACTIVE or game.seq != expected_seq:
             return []
+        seats = game_seats(game)
         bots = {
             seat.position: (seat.bot or Seat.BotKind.GREEDY)
-            for seat in Seat.objects.filter(game=game, position__in=game.to_act).filter(
-                Q(user__isnull=True) | Q(replaced_by_bot=True)
-            )
+            for seat in seats
+            if seat.position in game.to_act and seat.plays_as_bot
         }
         if not bots:
             return []
@@ -224,5 +246,5 @@ def bot_play(*, game_id: int, expected_seq: int) -> list[Event]:
             action = choose_action(rules, state, position, kind, rng)
             event, state = record(game, state, position, action, kind=Event.Kind.BOT, actor=f"bot:{kind}")
             events.append(event)
-        settle(game, state)
+        settle(game, state, seats)
     return events

@@ -30,6 +30,8 @@ def _production_env(tmp_path: Path) -> dict[str, str]:
         VAR_DIR=str(tmp_path / "var"),
         WEB_CONCURRENCY="2",
         WORKER_CONCURRENCY="1",
+        # Beat's sweep every second, so the test sees beat -> broker -> worker within seconds.
+        SWEEP_INTERVAL_SECONDS="1",
     )
     env.pop("CELERY_BROKER_URL", None)
     return env
@@ -43,7 +45,7 @@ def test_gunicorn_worker_and_beat_in_production_mode(tmp_path: Path) -> None:
     commands = realservers.ROOT / "docker" / "commands"
     with (
         realservers.started([str(commands / "web")], env, tmp_path / "web.log", "Booting worker", 60),
-        realservers.started([str(commands / "worker")], env, tmp_path / "worker.log", "ready.", 60),
+        realservers.started([str(commands / "worker")], env, tmp_path / "worker.log", "ready.", 60) as worker,
         realservers.started([str(commands / "beat")], env, tmp_path / "beat.log", "beat: Starting", 60),
     ):
         request = urllib.request.Request(f"http://127.0.0.1:{port}/healthz", headers={"Host": "127.0.0.1"})
@@ -64,6 +66,10 @@ def test_gunicorn_worker_and_beat_in_production_mode(tmp_path: Path) -> None:
             celery_app.conf.task_always_eager = previous
         assert reply == f"pong:{token}"
         assert "games.ping" in (tmp_path / "worker.log").read_text()
+
+        # Beat schedules the sweep; the worker runs it.
+        realservers.wait_for_log(tmp_path / "worker.log", "Task games.sweep", worker, 30)
+        assert "Sending due task sweep (games.sweep)" in (tmp_path / "beat.log").read_text()
 
         # Production pages are served with security headers; plain HTTP is sent to HTTPS.
         home = urllib.request.Request(f"http://127.0.0.1:{port}/", headers={"Host": "127.0.0.1"})

@@ -1,0 +1,1 @@
+"""The REST API (Django REST framework): thin views over ``games.services`` and ``games.selectors``."""

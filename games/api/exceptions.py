@@ -1,0 +1,99 @@
+"""One shape for every API error: ``{"error": "<code>", "detail": "<message>"}``.
+
+Service errors carry their own code, status and extras (a stale ``expected_seq`` adds
+``current_seq``); DRF's own exceptions and Django's 404 are mapped to codes here, and an
+unexpected exception becomes a logged JSON 500 instead of an HTML page.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404, HttpRequest, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import set_rollback
+
+from games.services.errors import ServiceError
+
+logger = logging.getLogger("games.api")
+
+# DRF exception class → the stable code clients can switch on.
+_CODES: tuple[tuple[type[exceptions.APIException], str], ...] = (
+    (exceptions.ParseError, "malformed_json"),
+    (exceptions.NotAuthenticated, "not_authenticated"),
+    (exceptions.AuthenticationFailed, "authentication_failed"),
+    (exceptions.PermissionDenied, "forbidden"),
+    (exceptions.NotFound, "not_found"),
+    (exceptions.MethodNotAllowed, "method_not_allowed"),
+    (exceptions.NotAcceptable, "not_acceptable"),
+    (exceptions.UnsupportedMediaType, "unsupported_media_type"),
+    (exceptions.Throttled, "throttled"),
+    (exceptions.ValidationError, "invalid"),
+)
+
+
+def error_body(code: str, detail: str, **extra: Any) -> dict[str, Any]:
+    return {"error": code, "detail": detail, **extra}
+
+
+def _first_message(detail: Any, path: str = "") -> str:
+    """The first message of a (possibly nested) DRF error detail, prefixed with its field."""
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            name = "" if key == "non_field_errors" else (f"{path}.{key}" if path else str(key))
+            return _first_message(value, name)
+        return "Invalid input."
+    if isinstance(detail, list):
+        return _first_message(detail[0], path) if detail else "Invalid input."
+    return f"{path}: {detail}" if path else str(detail)
+
+
+def _api_exception_body(exc: exceptions.APIException) -> dict[str, Any]:
+    code = next((name for cls, name in _CODES if isinstance(exc, cls)), None)
+    if isinstance(exc, exceptions.ValidationError):
+        return error_body("invalid", _first_message(exc.detail), fields=exc.detail)
+    if isinstance(exc, exceptions.ParseError):
+        return error_body("malformed_json", f"The request body is not valid JSON: {exc.detail}")
+    if isinstance(exc, exceptions.Throttled):
+        return error_body("throttled", str(exc.detail), wait=getattr(exc, "wait", None))
+    return error_body(code or str(exc.default_code), str(exc.detail))
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
+    """``REST_FRAMEWORK["EXCEPTION_HANDLER"]``."""
+    if isinstance(exc, ServiceError):
+        set_rollback()
+        return Response(error_body(exc.code, exc.detail, **exc.extra), status=exc.status)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    if isinstance(exc, exceptions.APIException):
+        headers: dict[str, str] = {}
+        auth_header = getattr(exc, "auth_header", None)
+        if auth_header:
+            headers["WWW-Authenticate"] = auth_header
+        wait = getattr(exc, "wait", None) if isinstance(exc, exceptions.Throttled) else None
+        if wait is not None:
+            headers["Retry-After"] = str(int(wait))
+        set_rollback()
+        return Response(_api_exception_body(exc), status=exc.status_code, headers=headers)
+    request = context.get("request")
+    logger.exception("Unhandled error in %s", getattr(request, "path", "an API view"), exc_info=exc)
+    set_rollback()
+    return Response(
+        error_body("server_error", "Something went wrong on our side; it has been logged."),
+        status=status.HTTP_500_INTERNAL_SERVER_ERROR,
+    )
+
+
+@csrf_exempt
+def not_found(request: HttpRequest, path: str = "") -> JsonResponse:
+    """Any URL under /api/ that matches no endpoint (whatever the method: it changes nothing)."""
+    return JsonResponse(
+        error_body("not_found", f"No API endpoint at /{request.path.lstrip('/')}."), status=404
+    )

@@ -1,0 +1,115 @@
+"""Web forms: sign-up, log-in links, profile and new games. Services do the real checking."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
+
+import engine
+from games.models import Game, PlayerProfile, Seat
+from games.services.accounts import timezone_names
+
+User = get_user_model()
+
+
+class SignupForm(UserCreationForm):
+    display_name = forms.CharField(
+        max_length=40, required=False, help_text="How other players see you; your user name if left empty."
+    )
+    email = forms.EmailField(help_text="For turn emails, invitations and password resets.")
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "display_name", "email")
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"].strip()
+        if User.objects.filter(email__iexact=email).exists():
+            raise forms.ValidationError(
+                "An account with this email exists already: log in or reset its password."
+            )
+        return email
+
+
+class LoginLinkForm(forms.Form):
+    email = forms.EmailField(help_text="We email a link that logs you in with one click.")
+
+
+class ProfileForm(forms.Form):
+    display_name = forms.CharField(max_length=40, required=False)
+    notify = forms.ChoiceField(choices=PlayerProfile.Notify.choices, label="Turn emails")
+    timezone = forms.ChoiceField(choices=())
+    away_until = forms.DateTimeField(
+        required=False,
+        label="Away until",
+        help_text="Your deadlines stretch until then (at most 14 days ahead). "
+        "Leave empty when you're around.",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["timezone"].choices = [(name, name) for name in timezone_names()]  # type: ignore[attr-defined]
+
+
+MOVE_TIME_CHOICES = [
+    ("1h", "1 hour"),
+    ("6h", "6 hours"),
+    ("12h", "12 hours"),
+    ("24h", "1 day"),
+    ("48h", "2 days"),
+    ("72h", "3 days"),
+    ("168h", "1 week"),
+    ("336h", "2 weeks"),
+]
+
+
+class GameCreateForm(forms.Form):
+    title = forms.CharField(max_length=100, required=False, label="Name (optional)")
+    rules = forms.ChoiceField(label="Game", choices=())
+    players = forms.TypedChoiceField(coerce=int, choices=[(n, str(n)) for n in (3, 4, 5)], initial=3)
+    bot_seats = forms.TypedChoiceField(
+        coerce=int,
+        choices=[(n, str(n)) for n in range(5)],
+        initial=0,
+        label="Bot seats",
+        help_text="Seats played by the computer; the rest are for people.",
+    )
+    bot_kind = forms.ChoiceField(
+        choices=[(Seat.BotKind.GREEDY, "Greedy bot"), (Seat.BotKind.RANDOM, "Random bot")], label="Bot kind"
+    )
+    move_time = forms.ChoiceField(choices=MOVE_TIME_CHOICES, initial="48h", label="Time per move")
+    timeout_policy = forms.ChoiceField(
+        choices=Game.TimeoutPolicy.choices, label="When a player runs out of time"
+    )
+    is_public = forms.BooleanField(required=False, initial=True, label="Public: anyone can see and join it")
+    invite = forms.CharField(
+        required=False,
+        label="Invite friends by email",
+        help_text="Comma-separated addresses; each gets a link to take a seat.",
+        widget=forms.TextInput(
+            attrs={"placeholder": "anne@example.com, bob@example.com", "inputmode": "email"}
+        ),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["rules"].choices = list(engine.available_rules())  # type: ignore[attr-defined]
+
+    def move_timedelta(self) -> timedelta:
+        return timedelta(hours=int(self.cleaned_data["move_time"].rstrip("h")))
+
+
+class InviteForm(forms.Form):
+    emails = forms.CharField(
+        label="Invite by email",
+        help_text="Comma-separated addresses.",
+        widget=forms.TextInput(
+            attrs={"placeholder": "anne@example.com, bob@example.com", "inputmode": "email"}
+        ),
+    )

@@ -1,0 +1,101 @@
+"""Emailed invitations to a game's seats; the link works for people without an account yet."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
+from django.core.validators import validate_email
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from games.models import Game, Invitation, Seat
+from games.services.errors import Conflict, Forbidden, InvalidInput, NotFound
+from games.services.lobby import seat_join
+
+MAX_INVITES = 10
+
+
+def parse_emails(text: str) -> list[str]:
+    """Addresses from a comma-, semicolon- or whitespace-separated list, each once, in order."""
+    found: list[str] = []
+    for part in text.replace(";", ",").replace("\n", ",").split(","):
+        for address in part.split():
+            address = address.strip().lower()
+            if address and address not in found:
+                found.append(address)
+    return found
+
+
+def invitation_url(invitation: Invitation) -> str:
+    return f"{settings.SITE_URL}{reverse('invite', args=[invitation.token])}"
+
+
+def invitation_create(*, game_id: int, by: User, emails: list[str] | str) -> list[Invitation]:
+    """Invite ``emails`` to a game in the lobby: one Invitation each, one email each."""
+    addresses = parse_emails(emails) if isinstance(emails, str) else parse_emails(",".join(emails))
+    if not addresses:
+        raise InvalidInput("Give at least one email address.")
+    if len(addresses) > MAX_INVITES:
+        raise InvalidInput(f"Invite at most {MAX_INVITES} people at once.")
+    for address in addresses:
+        try:
+            validate_email(address)
+        except ValidationError:
+            raise InvalidInput(f"“{address}” is not an email address.") from None
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise NotFound(f"No game with id {game_id}.")
+    if not Seat.objects.filter(game=game, user=by).exists():
+        raise Forbidden("Only the game's players can invite people.")
+    if game.status != Game.Status.LOBBY:
+        raise Conflict("The game has already started: nobody can join any more.")
+    invitations: list[Invitation] = []
+    with transaction.atomic():
+        for address in addresses:
+            invitations.append(
+                Invitation.objects.create(
+                    game=game, email=address, token=secrets.token_urlsafe(24), invited_by=by
+                )
+            )
+    inviter = by.get_username()
+    for invitation in invitations:
+        link = invitation_url(invitation)
+        send_mail(
+            f"{inviter} invites you to play Pirates: {game.display_name}",
+            f"Ahoy!\n\n{inviter} invites you to a game of Pirates by Mail: {game.display_name} "
+            f"({game.players} players).\n\nTake your seat here (you can sign up on the way if you "
+            f"have no account yet):\n\n{link}\n\nPirates by Mail: play at your own pace; we email you "
+            "when it is your move.\n",
+            None,
+            [invitation.email],
+        )
+    return invitations
+
+
+def invitation_for(token: str) -> Invitation:
+    invitation = Invitation.objects.select_related("game", "invited_by").filter(token=token).first()
+    if invitation is None:
+        raise NotFound("This invitation link is not valid.")
+    return invitation
+
+
+def invitation_accept(*, token: str, user: User) -> Seat:
+    """Take a seat through an invitation. Following one's own accepted link again is harmless."""
+    with transaction.atomic():
+        invitation = Invitation.objects.select_for_update().filter(token=token).first()
+        if invitation is None:
+            raise NotFound("This invitation link is not valid.")
+        if invitation.accepted_by_id is not None and invitation.accepted_by_id != user.pk:
+            raise Conflict("This invitation has already been used by someone else.")
+        existing = Seat.objects.filter(game_id=invitation.game_id, user=user).first()
+        seat = existing if existing is not None else seat_join(game_id=invitation.game_id, user=user)
+        if invitation.accepted_by_id is None:
+            invitation.accepted_by = user
+            invitation.accepted_at = timezone.now()
+            invitation.save(update_fields=["accepted_by", "accepted_at"])
+    return seat

@@ -1,0 +1,110 @@
+"""Accounts: sign up, emailed log-in links and the profile page (Django's views do the rest)."""
+
+from __future__ import annotations
+
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser, User
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods
+
+from games import services
+from games.forms import LoginLinkForm, ProfileForm, SignupForm
+
+
+def current_user(request: HttpRequest) -> User:
+    """The logged-in user of a view behind ``login_required``."""
+    user = request.user
+    if isinstance(user, AnonymousUser):
+        raise PermissionDenied("Log in first.")
+    return user
+
+
+def safe_next(request: HttpRequest, default: str = "/games/") -> str:
+    candidate = request.POST.get("next") or request.GET.get("next") or ""
+    if candidate and url_has_allowed_host_and_scheme(
+        candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return candidate
+    return default
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    next_url = safe_next(request)
+    if request.user.is_authenticated:
+        return redirect(next_url)
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        profile = services.profile_for(user)
+        profile.display_name = form.cleaned_data.get("display_name", "")
+        profile.save(update_fields=["display_name"])
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome aboard, {user.get_username()}!")
+        return redirect(next_url)
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+@require_http_methods(["GET", "POST"])
+def login_link_request(request: HttpRequest) -> HttpResponse:
+    form = LoginLinkForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        services.login_link_send(email=form.cleaned_data["email"], next_path=safe_next(request))
+        # The same answer whether or not an account exists: addresses are not revealed.
+        messages.success(request, "If an account uses that address, a log-in link is on its way.")
+        return redirect(settings.LOGIN_URL)
+    return render(request, "registration/login_link.html", {"form": form, "next": safe_next(request)})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile(request: HttpRequest) -> HttpResponse:
+    profile = services.profile_for(current_user(request))
+    zone = (
+        ZoneInfo(profile.timezone)
+        if profile.timezone in services.accounts.timezone_names()
+        else ZoneInfo("UTC")
+    )
+    if request.method == "POST":
+        form = ProfileForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            chosen_zone = ZoneInfo(data["timezone"])
+            away = data["away_until"]
+            if away is not None:
+                # The browser sends a wall-clock time: it is in the timezone chosen on the form.
+                wall_clock = timezone.make_naive(away) if timezone.is_aware(away) else away
+                away = wall_clock.replace(tzinfo=chosen_zone)
+            try:
+                services.profile_update(
+                    user=current_user(request),
+                    display_name=data["display_name"],
+                    notify=data["notify"],
+                    timezone_name=data["timezone"],
+                    away_until=away,
+                )
+            except services.ServiceError as exc:
+                form.add_error("away_until" if "away" in exc.detail.lower() else None, exc.detail)
+            else:
+                messages.success(request, "Your profile is saved.")
+                return redirect("profile")
+    else:
+        initial = {
+            "display_name": profile.display_name,
+            "notify": profile.notify,
+            "timezone": profile.timezone,
+            "away_until": timezone.localtime(profile.away_until, zone).replace(tzinfo=None)
+            if profile.away_until
+            else None,
+        }
+        form = ProfileForm(initial=initial)
+    return render(request, "accounts/profile.html", {"form": form, "profile": profile})

@@ -1,0 +1,189 @@
+"""The lobby, creating games, the lobby-phase buttons of a game and invitations."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games import selectors, services
+from games.forms import GameCreateForm, InviteForm
+from games.models import Game
+from games.views.accounts import current_user
+
+
+@login_required
+def lobby(request: HttpRequest) -> HttpResponse:
+    user = current_user(request)
+    mine = list(selectors.games_for_user(user))
+    your_move = [g for g in mine if getattr(g, "my_turn", 0) == 1]
+    running = [g for g in mine if g.status == Game.Status.ACTIVE and g not in your_move]
+    waiting = [g for g in mine if g.status == Game.Status.LOBBY]
+    finished = [g for g in mine if g.is_over]
+    open_games = list(selectors.open_public_games(user)[:20])
+    return render(
+        request,
+        "games/lobby.html",
+        {
+            "your_move": your_move,
+            "running": running,
+            "waiting": waiting,
+            "finished": finished,
+            "open_games": open_games,
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_new(request: HttpRequest) -> HttpResponse:
+    form = GameCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            game = services.game_create(
+                creator=current_user(request),
+                rules_id=data["rules"],
+                players=data["players"],
+                title=data["title"],
+                move_time=form.move_timedelta(),
+                timeout_policy=data["timeout_policy"],
+                is_public=data["is_public"],
+                bot_seats=data["bot_seats"],
+                bot_kind=data["bot_kind"],
+            )
+        except services.ServiceError as exc:
+            form.add_error(None, exc.detail)
+        else:
+            messages.success(request, f"{game.display_name} is waiting for its crew.")
+            if data["invite"].strip():
+                try:
+                    sent = services.invitation_create(
+                        game_id=game.pk,
+                        by=current_user(request),
+                        emails=data["invite"],
+                    )
+                except services.ServiceError as exc:
+                    messages.error(request, f"The game was created, but no invitation went out: {exc.detail}")
+                else:
+                    messages.success(request, f"Invitation sent to {', '.join(i.email for i in sent)}.")
+            return redirect("game", game_id=game.pk)
+    return render(request, "games/new.html", {"form": form})
+
+
+def _game_action(request: HttpRequest, game_id: int, call: Callable[[], Any], done: str) -> HttpResponse:
+    try:
+        call()
+    except services.ServiceError as exc:
+        messages.error(request, exc.detail)
+    else:
+        messages.success(request, done)
+    return redirect("game", game_id=game_id)
+
+
+@login_required
+@require_POST
+def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _game_action(
+        request,
+        game_id,
+        lambda: services.seat_join(game_id=game_id, user=current_user(request)),
+        "You have a seat. The game starts when the creator starts it.",
+    )
+
+
+@login_required
+@require_POST
+def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _game_action(
+        request,
+        game_id,
+        lambda: services.seat_leave(game_id=game_id, user=current_user(request)),
+        "You left the game.",
+    )
+
+
+@login_required
+@require_POST
+def game_fill(request: HttpRequest, game_id: int) -> HttpResponse:
+    kind = request.POST.get("kind") or "greedy"
+    return _game_action(
+        request,
+        game_id,
+        lambda: services.seats_fill_with_bots(game_id=game_id, by=current_user(request), kind=kind),
+        "The empty seats are taken by bots.",
+    )
+
+
+@login_required
+@require_POST
+def game_start(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _game_action(
+        request,
+        game_id,
+        lambda: services.game_start(game_id=game_id, by=current_user(request)),
+        "The game has started. Good luck!",
+    )
+
+
+@login_required
+@require_POST
+def game_abort(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _game_action(
+        request,
+        game_id,
+        lambda: services.game_abort(game_id=game_id, by=current_user(request)),
+        "The game was aborted.",
+    )
+
+
+@login_required
+@require_POST
+def game_invite(request: HttpRequest, game_id: int) -> HttpResponse:
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give at least one email address.")
+        return redirect("game", game_id=game_id)
+    try:
+        sent = services.invitation_create(
+            game_id=game_id,
+            by=current_user(request),
+            emails=form.cleaned_data["emails"],
+        )
+    except services.ServiceError as exc:
+        messages.error(request, exc.detail)
+    else:
+        messages.success(request, f"Invitation sent to {', '.join(i.email for i in sent)}.")
+    return redirect("game", game_id=game_id)
+
+
+@require_http_methods(["GET", "POST"])
+def invite(request: HttpRequest, token: str) -> HttpResponse:
+    """An invitation link: sign up (or log in) on the way, then take the seat."""
+    try:
+        invitation = services.invitation_for(token)
+    except services.ServiceError as exc:
+        messages.error(request, exc.detail)
+        return redirect("home")
+    if not request.user.is_authenticated:
+        messages.info(
+            request,
+            f"{invitation.invited_by.get_username()} invites you to "
+            f"{invitation.game.display_name}. Sign up (or log in) to take your seat.",
+        )
+        return redirect(f"{reverse('signup')}?next={reverse('invite', args=[token])}")
+    if request.method == "POST":
+        try:
+            services.invitation_accept(token=token, user=current_user(request))
+        except services.ServiceError as exc:
+            messages.error(request, exc.detail)
+            return redirect("lobby")
+        messages.success(request, f"You have a seat in {invitation.game.display_name}.")
+        return redirect("game", game_id=invitation.game_id)
+    return render(request, "games/invite.html", {"invitation": invitation, "game": invitation.game})

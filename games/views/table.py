@@ -1,0 +1,102 @@
+"""The game page: lobby phase (seats, invitations) and the table (board, moves, log)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from games import selectors, services
+from games.forms import InviteForm
+from games.models import Game
+from games.views.accounts import current_user
+from games.views.presenters import board, move_steps, seat_names
+
+LOG_ROWS = 40
+
+
+def _game_or_404(game_id: int, request: HttpRequest) -> Game:
+    try:
+        return selectors.visible_game(game_id, request.user)
+    except services.NotFound as exc:
+        raise Http404(exc.detail) from None
+
+
+def version_of(game: Game) -> str:
+    """Changes whenever anything on the page changes: a new event, a status or a seat."""
+    return f"{game.seq}.{game.status}.{len(game.seats.all())}.{sum(1 for s in game.seats.all() if s.user_id)}"
+
+
+def table_context(request: HttpRequest, game: Game) -> dict[str, Any]:
+    detail = selectors.game_detail(game, request.user)
+    user_id = request.user.pk if request.user.is_authenticated else None
+    has_seat = selectors.user_seat(game, request.user) is not None
+    context: dict[str, Any] = {
+        "game": game,
+        "detail": detail,
+        "version": version_of(game),
+        "has_seat": has_seat,
+        "is_creator": user_id == game.created_by_id,
+        "free_seats": game.players - len(detail["seats"]),
+        "names": seat_names(detail["seats"]),
+        "invite_form": InviteForm(),
+    }
+    if detail["view"] is not None:
+        context["board"] = board(detail["view"], detail["seats"])
+        log = selectors.events_for(game, request.user, after=max(0, game.seq - LOG_ROWS))
+        context["log"] = list(reversed(log))
+    if detail["legal_actions"]:
+        context["steps"] = move_steps(detail["legal_actions"], detail["view"])
+    return context
+
+
+@require_GET
+def game(request: HttpRequest, game_id: int) -> HttpResponse:
+    return render(request, "games/game.html", table_context(request, _game_or_404(game_id, request)))
+
+
+@never_cache
+@require_GET
+def game_live(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Polled every few seconds: nothing (204) while unchanged, else the fresh live fragment."""
+    game = _game_or_404(game_id, request)
+    if request.GET.get("v") == version_of(game):
+        return HttpResponse(status=204)
+    return render(request, "games/_live.html", table_context(request, game))
+
+
+@login_required
+@require_POST
+def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
+    """One move. The seat is the user's own: services.action_submit never takes it from the page."""
+    target = reverse("game", args=[game_id])
+    try:
+        action = json.loads(request.POST.get("action", ""))
+        expected_seq = int(request.POST.get("expected_seq", ""))
+    except (ValueError, TypeError):
+        messages.error(request, "That move could not be read. Choose one of the offered moves.")
+        return redirect(target)
+    try:
+        services.action_submit(
+            game_id=game_id,
+            user=current_user(request),
+            action=action,
+            expected_seq=expected_seq,
+            idempotency_key=request.POST.get("key", "")[:100],
+        )
+    except services.StaleSeq:
+        messages.error(
+            request,
+            "The game moved on before your move arrived; nothing was changed. "
+            "Here is the table as it is now.",
+        )
+    except services.ServiceError as exc:
+        messages.error(request, f"That move was not accepted: {exc.detail} Nothing was changed.")
+    return redirect(target)

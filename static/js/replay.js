@@ -1,0 +1,100 @@
+// Replay viewer: slider, buttons, arrow keys and autoplay over /games/<id>/replay/<seq>/ fragments.
+(function () {
+  "use strict";
+  var root = document.getElementById("replay");
+  if (!root) return;
+  var last = parseInt(root.dataset.last, 10);
+  var base = root.dataset.frameUrl;
+  var slider = document.getElementById("replay-slider");
+  var pos = document.getElementById("replay-pos");
+  var frame = document.getElementById("replay-frame");
+  var playButton = document.getElementById("replay-play");
+  var cursor = document.getElementById("chart-cursor");
+  var xsNode = document.getElementById("chart-xs");
+  var xs = xsNode ? JSON.parse(xsNode.textContent) : [];
+  var current = parseInt(slider.value, 10);
+  var timer = null;
+  var pending = null;
+
+  function moveCursor(seq) {
+    if (!cursor || !xs.length) return;
+    var x = xs[Math.min(Math.max(seq - 1, 0), xs.length - 1)];
+    cursor.setAttribute("x1", x);
+    cursor.setAttribute("x2", x);
+  }
+
+  function show(seq) {
+    seq = Math.min(Math.max(seq, 1), last);
+    current = seq;
+    slider.value = String(seq);
+    pos.textContent = String(seq);
+    moveCursor(seq);
+    if (pending) pending.abort();
+    var controller = new AbortController();
+    pending = controller;
+    frame.setAttribute("aria-busy", "true");
+    fetch(base + seq + "/", { signal: controller.signal, headers: { "X-Requested-With": "fetch" } })
+      .then(function (response) {
+        if (!response.ok) throw new Error("HTTP " + response.status);
+        return response.text();
+      })
+      .then(function (html) {
+        if (current !== seq) return;
+        frame.innerHTML = html;
+        frame.removeAttribute("aria-busy");
+        if (window.history && window.history.replaceState) {
+          window.history.replaceState(null, "", "?seq=" + seq);
+        }
+      })
+      .catch(function (error) {
+        if (error && error.name === "AbortError") return;
+        frame.removeAttribute("aria-busy");
+        stop();
+      });
+  }
+
+  function stop() {
+    if (timer) window.clearInterval(timer);
+    timer = null;
+    playButton.textContent = "▶ Play";
+    playButton.setAttribute("aria-label", "Play");
+  }
+
+  function play() {
+    if (timer) { stop(); return; }
+    if (current >= last) show(1);
+    playButton.textContent = "❚❚ Pause";
+    playButton.setAttribute("aria-label", "Pause");
+    timer = window.setInterval(function () {
+      if (current >= last) { stop(); return; }
+      show(current + 1);
+    }, 700);
+  }
+
+  document.getElementById("replay-first").addEventListener("click", function () { stop(); show(1); });
+  document.getElementById("replay-prev").addEventListener("click", function () { stop(); show(current - 1); });
+  document.getElementById("replay-next").addEventListener("click", function () { stop(); show(current + 1); });
+  document.getElementById("replay-last").addEventListener("click", function () { stop(); show(last); });
+  playButton.addEventListener("click", play);
+  slider.addEventListener("input", function () {
+    stop();
+    var seq = parseInt(slider.value, 10);
+    pos.textContent = String(seq);
+    moveCursor(seq);
+  });
+  slider.addEventListener("change", function () { show(parseInt(slider.value, 10)); });
+  document.addEventListener("keydown", function (event) {
+    var tag = (event.target && event.target.tagName) || "";
+    if (tag === "INPUT" && event.target !== slider) return;
+    if (tag === "TEXTAREA" || tag === "SELECT") return;
+    var handled = true;
+    if (event.key === "ArrowRight") { stop(); show(current + 1); }
+    else if (event.key === "ArrowLeft") { stop(); show(current - 1); }
+    else if (event.key === "Home") { stop(); show(1); }
+    else if (event.key === "End") { stop(); show(last); }
+    else if (event.key === " " && tag !== "BUTTON") { play(); }
+    else handled = false;
+    if (handled) event.preventDefault();
+  });
+  moveCursor(current);
+})();

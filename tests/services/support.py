@@ -1,0 +1,84 @@
+"""Helpers for the service and API tests: players, started games, playing moves."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from pytest_django import Settings
+
+from games import services
+from games.models import Game, Seat
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hasher(settings: Settings) -> None:
+    """These tests create many accounts and never test hashing (import into a conftest)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def make_user(name: str) -> User:
+    return User.objects.create_user(name, f"{name}@example.com", PASSWORD)
+
+
+def make_users(count: int, prefix: str = "player") -> list[User]:
+    return [make_user(f"{prefix}{i}") for i in range(count)]
+
+
+def started_game(
+    players: list[User], *, options: dict[str, Any] | None = None, public: bool = True, bots: int = 0
+) -> Game:
+    """A running game of Pirates with ``players`` in its seats (the first created it)."""
+    game = services.game_create(
+        creator=players[0],
+        rules_id="pirates",
+        players=len(players) + bots,
+        options=options,
+        is_public=public,
+        bot_seats=bots,
+    )
+    for user in players[1:]:
+        services.seat_join(game_id=game.pk, user=user)
+    services.game_start(game_id=game.pk, by=players[0])
+    game.refresh_from_db()
+    return game
+
+
+def seat_user(game: Game, position: int) -> User:
+    seat = Seat.objects.select_related("user").get(game=game, position=position)
+    assert seat.user is not None
+    return seat.user
+
+
+def user_to_act(game: Game) -> User:
+    game.refresh_from_db()
+    return seat_user(game, game.to_act[0])
+
+
+def legal_for(game: Game, position: int) -> list[dict[str, Any]]:
+    state = services.load_state(game)
+    return services.rules_for(game).legal_actions(state, position)
+
+
+def play_one(game: Game, rng: random.Random) -> services.Submitted:
+    """The seat to act plays a random legal action through the service."""
+    game.refresh_from_db()
+    position = game.to_act[0]
+    action = rng.choice(legal_for(game, position))
+    return services.action_submit(
+        game_id=game.pk, user=seat_user(game, position), action=action, expected_seq=game.seq
+    )
+
+
+def play_to_end(game: Game, seed: int = 0, limit: int = 2000) -> Game:
+    rng = random.Random(seed)
+    for _ in range(limit):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            return game
+        play_one(game, rng)
+    raise AssertionError(f"game {game.pk} did not end within {limit} moves")
