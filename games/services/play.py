@@ -32,6 +32,10 @@ READ_COLUMNS = ["seq", "to_act", "status", "result", "finished_at", "deadline", 
 MAX_IDEMPOTENCY_KEY = 100
 
 
+class KeyAlreadyUsed(Exception):
+    """The event insert met the unique (game, idempotency_key): that key names an earlier move."""
+
+
 @dataclass(frozen=True)
 class Submitted:
     event: Event
@@ -79,7 +83,9 @@ def record(
             actor=actor,
             idempotency_key=idempotency_key,
         )
-    except IntegrityError:
+    except IntegrityError as exc:
+        if idempotency_key and "idempotency" in str(exc):
+            raise KeyAlreadyUsed(idempotency_key) from None
         # Only possible if someone appended without the lock; the unique (game, seq) wins.
         raise StaleSeq("The game has moved on; reload and try again.", current_seq=game.seq) from None
     game.seq = event.seq
@@ -174,6 +180,39 @@ def action_submit(
     _check_submission(action, expected_seq, idempotency_key)
     assert isinstance(action, dict) and isinstance(expected_seq, int) and isinstance(idempotency_key, str)
     actor = f"user:{user.pk}"
+    try:
+        return _submit(game_id, user, action, expected_seq, idempotency_key, actor)
+    except KeyAlreadyUsed:
+        answer = _answer_for_used_key(game_id, idempotency_key, actor)
+        assert answer is not None  # the unique constraint just named that key
+        return answer
+    except (Conflict, IllegalMove):
+        # A retry of a move that went through is refused as stale (or not your turn, or the
+        # game over) by then: with a key we know, answer with the first result instead.
+        # The happy path never looks the key up; the unique constraint checks it in the insert.
+        if idempotency_key:
+            answer = _answer_for_used_key(game_id, idempotency_key, actor)
+            if answer is not None:
+                return answer
+        raise
+
+
+def _answer_for_used_key(game_id: int, idempotency_key: str, actor: str) -> Submitted | None:
+    """The first result of the move ``idempotency_key`` names, if any; Conflict if it was
+    another player's. Only called for a user who has a seat (``_submit`` checked)."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        prior = Event.objects.filter(game=game, idempotency_key=idempotency_key).first()
+        if prior is None:
+            return None
+        if prior.actor != actor:
+            raise Conflict("That idempotency key was already used for another player's move.")
+        return Submitted(prior, game, False, game_seats(game))
+
+
+def _submit(
+    game_id: int, user: User, action: dict[str, Any], expected_seq: int, idempotency_key: str, actor: str
+) -> Submitted:
     with transaction.atomic():
         game = lock_game(game_id)
         seats = game_seats(game)
@@ -181,12 +220,6 @@ def action_submit(
         seat = next((s for s in seats if s.user_id == user.pk), None)
         if seat is None:
             raise Forbidden("You have no seat in this game.")
-        if idempotency_key:
-            prior = Event.objects.filter(game=game, idempotency_key=idempotency_key).first()
-            if prior is not None:
-                if prior.actor != actor:
-                    raise Conflict("That idempotency key was already used for another player's move.")
-                return Submitted(prior, game, False, seats)
         if game.status != Game.Status.ACTIVE:
             raise Conflict(f"The game is not running (it is {game.get_status_display().lower()}).")
         if seat.replaced_by_bot:
