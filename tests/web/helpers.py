@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from games import services
 from games.models import Game
@@ -13,11 +12,11 @@ from games.models import Game
 PASSWORD = "sea-shanty-42"
 
 
-def make_user(name: str) -> AbstractBaseUser:
-    return get_user_model().objects.create_user(name, f"{name}@example.test", PASSWORD)
+def make_user(name: str) -> User:
+    return User.objects.create_user(name, f"{name}@example.test", PASSWORD)
 
 
-def started_game(players: list[AbstractBaseUser], **options: Any) -> Game:
+def started_game(players: list[User], **options: Any) -> Game:
     """A running game with ``players`` seated in this order (a fixed deal keeps seats in place)."""
     game = services.game_create(
         creator=players[0], rules_id="pirates", players=len(players), options={"first_seat": 0, **options}

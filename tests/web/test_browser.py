@@ -40,9 +40,13 @@ class ConsoleWatch:
         self.errors: list[str] = []
 
     def watch(self, page: Any) -> Any:
-        page.on("console", lambda msg: msg.type == "error" and self.errors.append(f"{page.url}: {msg.text}"))
+        page.on("console", lambda msg: self._console(page.url, msg.type, msg.text))
         page.on("pageerror", lambda exc: self.errors.append(f"{page.url}: {exc}"))
         return page
+
+    def _console(self, url: str, kind: str, text: str) -> None:
+        if kind == "error":
+            self.errors.append(f"{url}: {text}")
 
 
 @pytest.fixture
@@ -80,7 +84,7 @@ def login(page: Any, base: str, name: str) -> None:
 def invite_path(email: str) -> str:
     for message in mail.outbox:
         if message.to == [email]:
-            found = re.search(r"https?://[^/\s]+(/invite/\S+/)", message.body)
+            found = re.search(r"https?://[^/\s]+(/invite/\S+/)", str(message.body))
             assert found is not None
             return found.group(1)
     raise AssertionError(f"no invitation to {email} in {[m.to for m in mail.outbox]}")
@@ -181,7 +185,9 @@ def test_three_players_invite_play_to_the_end_and_replay(
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
 
-    by_seat = {seat.position: seat.user.get_username() for seat in game.seats.select_related("user")}
+    by_seat = {
+        seat.position: seat.user.get_username() for seat in game.seats.select_related("user") if seat.user
+    }
     for name in names:
         pages[name].goto(f"{base}/games/{game.pk}/")
     # The waiting players' pages follow the game without a reload (htmx polling).
@@ -292,6 +298,7 @@ def finished_and_running(transactional_db: None) -> dict[str, Any]:
 
         actions = game_detail(finished, seat.user)["legal_actions"]
         action = next((a for a in actions if a["type"] == "capture"), actions[0])
+        assert seat.user is not None
         services.action_submit(game_id=finished.pk, user=seat.user, action=action, expected_seq=finished.seq)
     running = started_game(users)
     lobby = services.game_create(creator=users[0], rules_id="pirates", players=4, title="Still waiting")

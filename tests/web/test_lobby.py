@@ -91,7 +91,7 @@ def test_invitation_link_signup_then_join(client: Client) -> None:
     anne = make_user("anne")
     game = services.game_create(creator=anne, rules_id="pirates", players=3, is_public=False)
     services.invitation_create(game_id=game.pk, by=anne, emails="newbie@example.test")
-    link = re.search(r"https?://\S+/invite/\S+/", mail.outbox[0].body)
+    link = re.search(r"https?://\S+/invite/\S+/", str(mail.outbox[0].body))
     assert link is not None
     invite_path = _path(link.group(0))
     response = client.get(invite_path)

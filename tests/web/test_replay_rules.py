@@ -28,6 +28,7 @@ def _play(game: Game, moves: int) -> Game:
         detail = game_detail(game, seat.user)
         actions = detail["legal_actions"]
         action = next((a for a in actions if a["type"] == "capture"), actions[0])
+        assert seat.user is not None
         services.action_submit(game_id=game.pk, user=seat.user, action=action, expected_seq=game.seq)
     game.refresh_from_db()
     return game

@@ -137,6 +137,7 @@ def test_play_to_the_end_shows_scores_and_seed(trio: tuple[Game, list[Client]]) 
     assert game.status == Game.Status.FINISHED
     text = clients[1].get(f"/games/{game.pk}/").content.decode()
     assert "Final scores" in text and game.seed in text
+    assert game.result is not None
     assert all(str(score) in text for score in game.result["scores"])
     spectator = Client()
     assert "Final scores" in spectator.get(f"/games/{game.pk}/").content.decode()
