@@ -310,14 +310,22 @@ def _send_to_everyone(
     return sent
 
 
+def _event_and_seat(game_id: int, seq: int, kind: str) -> tuple[Event, Seat | None] | None:
+    """The event of ``kind`` at ``seq`` and the seat it is about (None when there is no such event)."""
+    event = Event.objects.filter(game_id=game_id, seq=seq, kind=kind).select_related("game").first()
+    if event is None or event.seat is None:
+        return None
+    seat = Seat.objects.filter(game=event.game, position=event.seat).select_related("user").first()
+    return event, seat
+
+
 def send_timeout_emails(*, game_id: int, seq: int) -> int:
     """Everyone in the game hears that the seat of event ``seq`` (a timeout) ran out of time."""
-    events = Event.objects.filter(game_id=game_id, seq=seq, kind=Event.Kind.TIMEOUT)
-    event = events.select_related("game").first()
-    if event is None or event.seat is None:
+    found = _event_and_seat(game_id, seq, Event.Kind.TIMEOUT)
+    if found is None:
         return 0
+    event, late = found
     game = event.game
-    late = Seat.objects.filter(game=game, position=event.seat).select_related("user").first()
     late_label = late.label if late is not None else f"Seat {event.seat}"
 
     def make(user: User, seat: Seat) -> EmailMultiAlternatives:
@@ -336,12 +344,11 @@ def send_timeout_emails(*, game_id: int, seq: int) -> int:
 
 def send_seat_to_bot_emails(*, game_id: int, seq: int) -> int:
     """Everyone in the game hears that the seat of event ``seq`` is now played by a bot."""
-    events = Event.objects.filter(game_id=game_id, seq=seq, kind=Event.Kind.SEAT_TO_BOT)
-    event = events.select_related("game").first()
-    if event is None or event.seat is None:
+    found = _event_and_seat(game_id, seq, Event.Kind.SEAT_TO_BOT)
+    if found is None:
         return 0
+    event, seat_row = found
     game = event.game
-    seat_row = Seat.objects.filter(game=game, position=event.seat).select_related("user").first()
     owner = seat_row.user if seat_row is not None else None
     person = owner.get_username() if owner is not None else "A player"
 

@@ -82,7 +82,7 @@ def celery_worker(
 
     env = dict(os.environ)
     env.update(
-        DATABASE_URL=realservers.test_database_url(),
+        DATABASE_URL=realservers.shared_test_database_url(),
         DJANGO_DEBUG="1",
         VAR_DIR=str(tmp_path / "worker-var"),
         CELERY_TASK_ALWAYS_EAGER="0",

@@ -73,7 +73,7 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def test_database_url() -> str:
+def shared_test_database_url() -> str:
     """The URL of the database the tests are using right now (the test database)."""
     from django.db import connection
 

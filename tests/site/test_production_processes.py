@@ -25,7 +25,7 @@ def _production_env(tmp_path: Path) -> dict[str, str]:
         DJANGO_DEBUG="0",
         SECRET_KEY="ci-" + uuid.uuid4().hex * 2,
         ALLOWED_HOSTS="127.0.0.1,localhost",
-        DATABASE_URL=realservers.test_database_url(),
+        DATABASE_URL=realservers.shared_test_database_url(),
         REDIS_URL=realservers.redis_url(),
         VAR_DIR=str(tmp_path / "var"),
         WEB_CONCURRENCY="2",
