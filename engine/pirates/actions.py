@@ -87,10 +87,11 @@ def check(state: PiratesState, seat: Any, action: Any) -> Move:
     if keys is None:
         raise IllegalAction("type must be one of: " + ", ".join(_KEYS))
     if action.keys() != keys:
+        article = "An" if kind[0] in "aeiou" else "A"
         extra = sorted(map(str, action.keys() - keys))
         if extra:
-            raise IllegalAction(f"A {kind} action has no {', '.join(extra)}")
-        raise IllegalAction(f"A {kind} action needs " + ", ".join(sorted(keys - action.keys())))
+            raise IllegalAction(f"{article} {kind} action has no {', '.join(extra)}")
+        raise IllegalAction(f"{article} {kind} action needs " + ", ".join(sorted(keys - action.keys())))
     if kind == "assemble":
         return _assemble(state, seat, action)
     if kind == "capture":

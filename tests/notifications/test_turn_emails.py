@@ -4,6 +4,7 @@ and one-click unsubscribe headers; preferences honoured; retries never send twic
 
 from __future__ import annotations
 
+import html
 import smtplib
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -66,7 +67,7 @@ def test_turn_email_has_login_link_summary_and_unsubscribe(
     assert message.subject == "Your turn in Skull Bay"
     # What happened since this player's last move: the mover's sentence is in the summary.
     assert played.payload["text"] in message.body
-    assert played.payload["text"] in html_of(message)
+    assert html.escape(played.payload["text"]) in html_of(message)
 
     login = next(url for url in links(message) if url.startswith(f"{SITE}/l/"))
     assert login in html_of(message)
