@@ -87,7 +87,7 @@ def check(state: PiratesState, seat: Any, action: Any) -> Move:
     if keys is None:
         raise IllegalAction("type must be one of: " + ", ".join(_KEYS))
     if action.keys() != keys:
-        article = "An" if kind[0] in "aeiou" else "A"
+        article = "An" if str(kind)[:1] in ("a", "e", "i", "o", "u") else "A"
         extra = sorted(map(str, action.keys() - keys))
         if extra:
             raise IllegalAction(f"{article} {kind} action has no {', '.join(extra)}")
