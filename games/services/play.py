@@ -15,8 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
-from django.db.models import Case, Q, When
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 import engine
@@ -150,13 +149,22 @@ def settle(game: Game, state: Any, seats: list[Seat] | None = None) -> None:
             game, state, forced[0], dict(PASS), kind=Event.Kind.AUTO_PASS, actor="system:pass"
         )
     game.save(update_fields=READ_COLUMNS)
-    Seat.objects.filter(game=game).update(
-        must_act=Case(When(Q(position__in=game.to_act), then=True), default=False)
-    )
+    _mark_seats_to_act(game)
     for seat in seats:
         seat.must_act = seat.position in game.to_act
     bot_seats = [seat.position for seat in seats if seat.must_act and seat.plays_as_bot]
     side_effects.after_append(game, bot_seats=bot_seats)
+
+
+def _mark_seats_to_act(game: Game) -> None:
+    """Seat.must_act = whether the seat is in ``game.to_act``, in one statement. Plain SQL
+    because this runs on every move and the ORM's CASE WHEN costs ~1 ms more to compile than
+    the database takes to run it; the SQL is the same on PostgreSQL and SQLite."""
+    table = connection.ops.quote_name(Seat._meta.db_table)
+    positions = [int(p) for p in game.to_act]
+    to_act = f"position IN ({', '.join(['%s'] * len(positions))})" if positions else "FALSE"
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {table} SET must_act = ({to_act}) WHERE game_id = %s", [*positions, game.pk])
 
 
 def _check_submission(action: object, expected_seq: object, idempotency_key: object) -> None:
