@@ -7,9 +7,10 @@ subclassing :class:`Rules` and registering itself in :mod:`engine.registry`.
 
 from __future__ import annotations
 
+import copy
 import random
 from abc import ABC, abstractmethod
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NoReturn, TypeVar
 
 from engine.errors import InvalidSnapshot
 
@@ -19,6 +20,56 @@ JSON = Any
 """A value made of dicts, lists, str, int, float, bool and None only."""
 
 Action = dict[str, Any]
+
+
+class FrozenAction(dict[str, Any]):
+    """An action as ``legal_actions`` hands it out: a JSON object that cannot be changed.
+
+    A rule set lists the same few thousand actions over and over, and building a fresh dict
+    for each listing was most of the cost of ``legal_actions``, the engine's hottest path. So
+    each action is built once and shared, which is only safe because nobody can change it.
+    It is a real ``dict``: ``json``, ``==`` and ``isinstance(action, dict)`` treat it like any
+    action, and ``dict(action)`` (or ``copy.copy``) gives an ordinary dict to change.
+    """
+
+    __slots__ = ()
+
+    def _refuse(self) -> NoReturn:
+        raise TypeError("an action from legal_actions cannot be changed; copy it with dict(action)")
+
+    def __setitem__(self, key: str, value: Any) -> NoReturn:
+        self._refuse()
+
+    def __delitem__(self, key: str) -> NoReturn:
+        self._refuse()
+
+    def __ior__(self, other: Any) -> NoReturn:  # type: ignore[misc]
+        self._refuse()
+
+    def clear(self) -> NoReturn:
+        self._refuse()
+
+    def pop(self, *args: Any) -> NoReturn:
+        self._refuse()
+
+    def popitem(self) -> NoReturn:
+        self._refuse()
+
+    def setdefault(self, *args: Any) -> NoReturn:
+        self._refuse()
+
+    def update(self, *args: Any, **kwargs: Any) -> NoReturn:
+        self._refuse()
+
+    # Copies and pickles are plain dicts (unpickling a dict subclass would call __setitem__).
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        return copy.deepcopy(dict(self), memo)
+
+    def __reduce__(self) -> tuple[type[dict[str, Any]], tuple[dict[str, Any]]]:
+        return (dict, (dict(self),))
 
 SEAT_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "black")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
@@ -65,6 +65,10 @@ class CardSet:
     majority_bonus: tuple[int, ...]
     wheel_rate: dict[int, tuple[int, ...]]
     monster: int
+    # Memos of legal.py, per card set: the face-up cards of a display, and the capture and
+    # mutiny actions naming these cards (each built once, see engine.base.FrozenAction).
+    faces: dict[Any, Any] = field(default_factory=dict, repr=False)
+    actions: dict[Any, Any] = field(default_factory=dict, repr=False)
 
     def __len__(self) -> int:
         return len(self.ids)

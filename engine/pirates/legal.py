@@ -11,6 +11,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import Any
 
+from engine.base import FrozenAction
 from engine.pirates.state import MAX_PARTY, PIRATE_IDS, PIRATES_PER_SEAT, Party, PiratesState
 
 
@@ -22,40 +23,92 @@ def split_parties(parties: tuple[Party, ...], seat: int) -> tuple[tuple[Party, .
     return parties[start:stop], parties[:start] + parties[stop:]
 
 
-def _face_up(state: PiratesState) -> list[tuple[str, int, tuple[str | None, ...]]]:
+# Every action is built once and shared (engine.base.FrozenAction): assembles and ransoms
+# name only pirates, so they are made here; captures and mutinies name cards too, so each
+# card set memoises its own (bounded, in case a server sees endless custom card sets).
+_PIRATES = len(PIRATE_IDS)
+_ASSEMBLES: tuple[tuple[FrozenAction, ...], ...] = tuple(
+    tuple(FrozenAction(type="assemble", party=PIRATE_IDS[a], onto=PIRATE_IDS[b]) for b in range(_PIRATES))
+    for a in range(_PIRATES)
+)
+_NOWHERE = _PIRATES  # the ransom row's last entry: onto null
+_RANSOMS: tuple[tuple[FrozenAction, ...], ...] = tuple(
+    tuple(
+        FrozenAction(type="ransom", pirate=PIRATE_IDS[p], onto=PIRATE_IDS[b] if b < _PIRATES else None)
+        for b in range(_PIRATES + 1)
+    )
+    for p in range(_PIRATES)
+)
+PASS_ACTION = FrozenAction(type="pass")
+_MEMO_LIMIT = 50_000
+
+Face = tuple[tuple[str, int, tuple[str | None, ...]], ...]
+
+
+def _face_up(state: PiratesState) -> tuple[Face, int]:
+    """(id, minimum crew, booty choices) of each face-up card, and the smallest minimum."""
     card_set = state.card_set
-    return [
-        (card_set.ids[card], card_set.min_crew[card], card_set.choices[card])
-        for card in state.display
-        if card >= 0
-    ]
+    memo = card_set.faces
+    found = memo.get(state.display)
+    if found is None:
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        face = tuple(
+            (card_set.ids[card], card_set.min_crew[card], card_set.choices[card])
+            for card in state.display
+            if card >= 0
+        )
+        found = memo[state.display] = (face, min([need for _, need, _ in face], default=MAX_PARTY + 1))
+    return found
+
+
+def _capture(memo: dict[Any, Any], captain: int, card: str, booty: str | None) -> FrozenAction:
+    if len(memo) >= _MEMO_LIMIT:
+        memo.clear()
+    action = memo[(captain, card, booty)] = FrozenAction(
+        type="capture", party=PIRATE_IDS[captain], card=card, booty=booty
+    )
+    return action
+
+
+def _mutiny(memo: dict[Any, Any], captain: int, pirate: int, card: str, booty: str | None) -> FrozenAction:
+    if len(memo) >= _MEMO_LIMIT:
+        memo.clear()
+    action = memo[(captain, pirate, card, booty)] = FrozenAction(
+        type="mutiny",
+        victim=captain // PIRATES_PER_SEAT,
+        party=PIRATE_IDS[captain],
+        pirate=PIRATE_IDS[pirate],
+        card=card,
+        booty=booty,
+    )
+    return action
 
 
 def legal_actions(state: PiratesState, seat: int) -> list[dict[str, Any]]:
     if state.end or seat != state.active:
         return []
-    ids = PIRATE_IDS
     mine, others = split_parties(state.parties, seat)
-    face = _face_up(state)
+    face, smallest = _face_up(state)
     out: list[dict[str, Any]] = []
-    targets = [(len(target), ids[target[0]]) for target in others]
     for party in mine:
         room = MAX_PARTY - len(party)
-        name = ids[party[0]]
-        out += [{"type": "assemble", "party": name, "onto": onto} for size, onto in targets if size <= room]
+        row = _ASSEMBLES[party[0]]
+        out += [row[target[0]] for target in others if len(target) <= room]
+    memo = state.card_set.actions
+    found = memo.get
     for party in mine:
         size = len(party)
-        name = ids[party[0]]
-        out += [
-            {"type": "capture", "party": name, "card": card, "booty": booty}
-            for card, need, choices in face
-            if size >= need
-            for booty in choices
-        ]
+        if size < smallest:
+            continue
+        captain = party[0]
+        for card, need, choices in face:
+            if size >= need:
+                for booty in choices:
+                    out.append(found((captain, card, booty)) or _capture(memo, captain, card, booty))
     low = seat * PIRATES_PER_SEAT
     high = low + PIRATES_PER_SEAT
     # Most parties are too small to board anything; skipping them first keeps this cheap.
-    smallest = min([need for _, need, _ in face], default=MAX_PARTY + 1)
     for party in others:
         size = len(party)
         if size < smallest:
@@ -63,45 +116,34 @@ def legal_actions(state: PiratesState, seat: int) -> list[dict[str, Any]]:
         rebels = [p for p in party if low <= p < high]
         if not rebels:
             continue
+        captain = party[0]
         boardable = [(card, choices) for card, need, choices in face if size >= need]
-        if not boardable:
-            continue
-        victim = party[0] // PIRATES_PER_SEAT
-        name = ids[party[0]]
-        out += [
-            {
-                "type": "mutiny",
-                "victim": victim,
-                "party": name,
-                "pirate": ids[pirate],
-                "card": card,
-                "booty": booty,
-            }
-            for pirate in rebels
-            for card, choices in boardable
-            for booty in choices
-        ]
+        for pirate in rebels:
+            for card, choices in boardable:
+                for booty in choices:
+                    out.append(
+                        found((captain, pirate, card, booty)) or _mutiny(memo, captain, pirate, card, booty)
+                    )
     if not mine:
         _ransoms(seat, others, out)
     if not out:
-        out.append({"type": "pass"})
+        out.append(PASS_ACTION)
     return out
 
 
 def _ransoms(seat: int, others: tuple[Party, ...], out: list[dict[str, Any]]) -> None:
-    ids = PIRATE_IDS
     low = seat * PIRATES_PER_SEAT
     for pirate in range(low, low + PIRATES_PER_SEAT):
-        pid = ids[pirate]
+        row = _RANSOMS[pirate]
         placed = False
         for party in others:
             # The pirate's own party shrinks by one before the pirate is placed (P-RAN-3).
             size = len(party) - (pirate in party)
             if size < MAX_PARTY:
-                out.append({"type": "ransom", "pirate": pid, "onto": ids[party[0]]})
+                out.append(row[party[0]])
                 placed = True
         if not placed:
-            out.append({"type": "ransom", "pirate": pid, "onto": None})
+            out.append(row[_NOWHERE])
 
 
 def has_move(state: PiratesState, seat: int) -> bool:

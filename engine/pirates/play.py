@@ -7,6 +7,7 @@ sentence (describe.py) use, so the sentence always tells what the state will sho
 
 from __future__ import annotations
 
+from bisect import insort
 from typing import NamedTuple
 
 from engine.pirates.actions import Assemble, Capture, Move, Mutiny, Pass, Ransom
@@ -115,13 +116,33 @@ def _next(
 
 def perform(state: PiratesState, seat: int, move: Move) -> PiratesState:
     if isinstance(move, Assemble):
+        # The commonest move, so built directly rather than through _next.
         parties = list(state.parties)
         joined = parties[move.party] + parties[move.onto]
-        for index in sorted((move.party, move.onto), reverse=True):
-            del parties[index]
-        parties.append(joined)
-        parties.sort()
-        return _next(state, parties=tuple(parties))
+        if move.party > move.onto:
+            del parties[move.party], parties[move.onto]
+        else:
+            del parties[move.onto], parties[move.party]
+        insort(parties, joined)  # the rest stay sorted by captain
+        actions = state.actions + 1
+        return PiratesState(
+            state.card_set,
+            state.players,
+            tuple(parties),
+            state.treasury,
+            state.booty,
+            state.supply,
+            state.kept,
+            state.discarded,
+            state.display,
+            state.deck,
+            state.black_spot,
+            (state.active + 1) % state.players,
+            0,
+            actions,
+            END_LIMIT if actions >= ACTION_LIMIT else "",
+            state.rng_state,
+        )
     if isinstance(move, Capture):
         party = state.parties[move.party]
         rest = state.parties[: move.party] + state.parties[move.party + 1 :]
@@ -188,26 +209,37 @@ def _board(
         kept = (*kept[:seat], kept[seat] + (card,), *kept[seat + 1 :])
     else:
         discarded = (*discarded, card)
-    parties = sorted(rest + tuple((p,) for p in party))  # P-CAP-7
+    parties = list(rest)
+    for pirate in party:  # P-CAP-7: every pirate goes home as a single
+        insort(parties, (pirate,))
     display = (*state.display[:space], EMPTY, *state.display[space + 1 :])
     deck = state.deck
     if display.count(EMPTY) == DISPLAY_SPACES and deck:  # P-CAP-8
         drawn = deck[:DISPLAY_SPACES]
         display = drawn + (EMPTY,) * (DISPLAY_SPACES - len(drawn))
         deck = deck[DISPLAY_SPACES:]
-    done = len(discarded) + sum(map(len, kept)) >= len(card_set)  # P-CAP-9
-    return _next(
-        state,
-        parties=tuple(parties),
-        treasury=tuple(treasury),
-        booty=tuple(hoards),
-        supply=tuple(supply),
-        kept=kept,
-        discarded=discarded,
-        display=display,
-        deck=deck,
-        black_spot=black_spot,
-        end=END_CARDS if done else "",
+    actions = state.actions + 1
+    if len(discarded) + sum(map(len, kept)) >= len(card_set):  # P-CAP-9
+        end = END_CARDS
+    else:
+        end = END_LIMIT if actions >= ACTION_LIMIT else ""
+    return PiratesState(
+        card_set,
+        state.players,
+        tuple(parties),
+        tuple(treasury),
+        tuple(hoards),
+        tuple(supply),
+        kept,
+        discarded,
+        display,
+        deck,
+        black_spot,
+        (state.active + 1) % state.players,
+        0,
+        actions,
+        end,
+        state.rng_state,
     )
 
 

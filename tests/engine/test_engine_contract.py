@@ -144,3 +144,35 @@ def test_dump_never_shares_state_and_load_refuses_broken_snapshots() -> None:
     for data in broken:
         with pytest.raises(InvalidSnapshot):
             RULES.load(data)
+
+
+def test_listed_actions_are_read_only_json_objects() -> None:
+    """legal_actions shares one object per action (engine.base.FrozenAction): it behaves as a
+    plain JSON object everywhere, but nobody can change it under another caller's feet."""
+    import copy
+    import pickle
+
+    state = game()
+    listed = RULES.legal_actions(state, 0)
+    action = listed[0]
+    plain = json.loads(json.dumps(action))
+    assert isinstance(action, dict) and action == plain and json.dumps(action) == json.dumps(plain)
+    for change in (
+        lambda: action.__setitem__("onto", "2.2"),
+        lambda: action.pop("onto"),
+        lambda: action.update(onto="2.2"),
+        lambda: action.setdefault("note", 1),
+        lambda: action.clear(),
+        lambda: action.popitem(),
+        lambda: action.__delitem__("type"),
+    ):
+        with pytest.raises(TypeError, match="cannot be changed"):
+            change()
+    assert action == plain  # unchanged after every attempt
+    copies = (dict(action), copy.copy(action), copy.deepcopy(action), pickle.loads(pickle.dumps(action)))
+    for duplicate in copies:
+        assert type(duplicate) is dict and duplicate == plain
+        duplicate["onto"] = "2.2"  # a copy is an ordinary dict
+    assert RULES.legal_actions(state, 0) == listed
+    # Both a listed action and its plain JSON twin apply, to the same state.
+    assert RULES.dump(RULES.apply(state, 0, action)) == RULES.dump(RULES.apply(state, 0, plain))
