@@ -114,12 +114,8 @@ def _pirate(state: PiratesState, value: Any, key: str) -> int:
 
 
 def _party(state: PiratesState, value: Any, key: str) -> int:
-    # _pirate and find_party in one: this runs twice for every assemble, the commonest move.
-    captain = PIRATE_INDEX.get(value) if type(value) is str else None
-    if captain is None or captain >= state.players * PIRATES_PER_SEAT:
-        _pirate(state, value, key)  # raises, saying what is wrong with the id
-        raise AssertionError("unreachable")
-    parties = state.parties
+    captain = _pirate(state, value, key)
+    parties = state.parties  # find_party inline: this runs twice for every assemble
     index = bisect_left(parties, (captain,))
     if index < len(parties) and parties[index][0] == captain:
         return index

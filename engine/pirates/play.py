@@ -218,28 +218,19 @@ def _board(
         drawn = deck[:DISPLAY_SPACES]
         display = drawn + (EMPTY,) * (DISPLAY_SPACES - len(drawn))
         deck = deck[DISPLAY_SPACES:]
-    actions = state.actions + 1
-    if len(discarded) + sum(map(len, kept)) >= len(card_set):  # P-CAP-9
-        end = END_CARDS
-    else:
-        end = END_LIMIT if actions >= ACTION_LIMIT else ""
-    return PiratesState(
-        card_set,
-        state.players,
-        tuple(parties),
-        tuple(treasury),
-        tuple(hoards),
-        tuple(supply),
-        kept,
-        discarded,
-        display,
-        deck,
-        black_spot,
-        (state.active + 1) % state.players,
-        0,
-        actions,
-        end,
-        state.rng_state,
+    done = len(discarded) + sum(map(len, kept)) >= len(card_set)  # P-CAP-9
+    return _next(
+        state,
+        parties=tuple(parties),
+        treasury=tuple(treasury),
+        booty=tuple(hoards),
+        supply=tuple(supply),
+        kept=kept,
+        discarded=discarded,
+        display=display,
+        deck=deck,
+        black_spot=black_spot,
+        end=END_CARDS if done else "",
     )
 
 
