@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Case, IntegerField, Prefetch, Q, QuerySet, Value, When
+from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 
+from games import rows
 from games.models import Event, Game, Seat
 from games.services.errors import Forbidden, InvalidInput, NotFound
 from games.services.state import load_state, rules_for
@@ -35,12 +36,7 @@ def visible_game(game_id: object, user: AnyUser | None) -> Game:
     """The game, if ``user`` may see it: public games for everyone, private ones for their players."""
     if isinstance(game_id, bool) or not isinstance(game_id, int):
         raise NotFound("No such game.")
-    game = (
-        Game.objects.filter(pk=game_id)
-        .select_related("created_by")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-        .first()
-    )
+    game = rows.game_with_seats(game_id)
     if game is None:
         raise NotFound(f"No game with id {game_id}.")
     if (

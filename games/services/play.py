@@ -20,7 +20,7 @@ from django.utils import timezone
 
 import engine
 from engine.bots import choose_action
-from games import side_effects
+from games import rows, side_effects
 from games.models import Event, Game, Seat
 from games.services.errors import Conflict, Forbidden, IllegalMove, InvalidInput, NotFound, StaleSeq
 from games.services.state import cache_put, load_state, rules_for, write_snapshot
@@ -47,10 +47,10 @@ def lock_game(game_id: object) -> Game:
     """Caller must be inside ``transaction.atomic``."""
     if isinstance(game_id, bool) or not isinstance(game_id, int):
         raise NotFound("No such game.")
-    try:
-        return Game.objects.select_for_update(of=("self",)).select_related("created_by").get(pk=game_id)
-    except Game.DoesNotExist:
-        raise NotFound(f"No game with id {game_id}.") from None
+    game = rows.game_row(game_id, for_update=True)
+    if game is None:
+        raise NotFound(f"No game with id {game_id}.")
+    return game
 
 
 def record(
@@ -93,8 +93,8 @@ def record(
 
 
 def game_seats(game: Game) -> list[Seat]:
-    """Every seat of ``game`` with its player and their profile: one query for all a move needs."""
-    return list(Seat.objects.filter(game=game).select_related("user__profile").order_by("position"))
+    """Every seat of ``game`` with its player and their time away: one query for all a move needs."""
+    return rows.seat_rows(game)
 
 
 def _away_until(seat: Seat) -> datetime | None:

@@ -1,22 +1,39 @@
 """Rebuilding a game's state from its log: latest snapshot at or before a seq, then replay.
 
-Snapshots are only a shortcut; ``replay_from_start`` ignores them, and the ``replay_check``
-command compares the two for every game.
+Two caches stand in front of that, both filled only when the transaction that appended the
+event commits (a rolled-back move never leaves a state behind):
+
+- this process's LRU of recent states, keyed by (game, seed hash, seq);
+- ``SharedStates``: the latest state of each running game in Redis (when REDIS_URL is set),
+  for every web and worker process. Without it, a move or a GET that lands on another
+  process than the previous move would rebuild from the last snapshot. A Redis that fails is
+  logged and treated as a miss (and left alone for a while): it costs speed, never a move.
+
+Snapshots and caches are only shortcuts; ``replay_from_start`` ignores them, and the
+``replay_check`` command compares the replay with the snapshots for every game.
 """
 
 from __future__ import annotations
 
+import logging
+import pickle
+import time
 from collections import OrderedDict
 from threading import Lock
 from typing import Any
+
+from django.conf import settings
+from django.db import transaction
 
 import engine
 from engine.base import Rules
 from games.models import Event, Game, Snapshot
 
+log = logging.getLogger(__name__)
+
 _CACHE_SIZE = 512
 # States are immutable values and events never change, so a state for (game, seed, seq) is
-# valid forever; the seed hash tells apart games that reuse an id (a recreated database).
+# valid forever; the seed (128 secret random bits per game) tells apart games that reuse an id.
 _cache: OrderedDict[tuple[int, str, int], Any] = OrderedDict()
 _cache_lock = Lock()
 
@@ -25,7 +42,7 @@ def rules_for(game: Game) -> Rules[Any]:
     return engine.get_rules(game.rules_id, game.rules_version)
 
 
-def _cache_get(key: tuple[int, str, int]) -> Any | None:
+def _local_get(key: tuple[int, str, int]) -> Any | None:
     with _cache_lock:
         state = _cache.get(key)
         if state is not None:
@@ -33,15 +50,107 @@ def _cache_get(key: tuple[int, str, int]) -> Any | None:
         return state
 
 
-def cache_put(game: Game, seq: int, state: Any) -> None:
+def _local_put(key: tuple[int, str, int], state: Any) -> None:
     with _cache_lock:
-        _cache[(game.pk, game.seed_sha256, seq)] = state
-        _cache.move_to_end((game.pk, game.seed_sha256, seq))
+        _cache[key] = state
+        _cache.move_to_end(key)
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
 
 
+class SharedStates:
+    """The latest state of each running game in Redis, for every process.
+
+    One entry per game (``pirates:state:<seed hash>``), overwritten by each move and expiring
+    after ``STATE_CACHE_SECONDS``, so its size follows the number of running games. The entry
+    is ``rules.dump(state)`` with the rules version and seq it belongs to, pickled: written and
+    read only by our own processes, like Django's own Redis cache. A plain redis-py client,
+    built once per process: Django's cache framework builds a client per call, which costs
+    more than the round trip.
+    """
+
+    # After a failure, the cache is left alone this long: a Redis that is down would otherwise
+    # cost every request a connection attempt.
+    RETRY_AFTER_SECONDS = 30.0
+
+    def __init__(self, url: str, timeout_seconds: int) -> None:
+        import redis
+
+        self.client = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+        self.timeout_seconds = timeout_seconds
+        self.resting_until = 0.0
+
+    def _available(self) -> bool:
+        return time.monotonic() >= self.resting_until
+
+    def _failed(self, what: str, game: Game, seq: int) -> None:
+        self.resting_until = time.monotonic() + self.RETRY_AFTER_SECONDS
+        log.warning(
+            "shared state cache: %s failed for game %s seq %s; not used for %.0f s",
+            what, game.pk, seq, self.RETRY_AFTER_SECONDS, exc_info=True,
+        )
+
+    @staticmethod
+    def key(game: Game) -> str:
+        return f"pirates:state:{game.seed_sha256}"
+
+    def get(self, game: Game, seq: int) -> Any | None:
+        """The game's latest state, if it is the state after ``seq``; None otherwise or when
+        Redis is unavailable (a miss costs a rebuild, never a move)."""
+        if not self._available():
+            return None
+        try:
+            raw = self.client.get(self.key(game))
+            entry = pickle.loads(raw) if isinstance(raw, bytes) else None
+            if isinstance(entry, tuple) and len(entry) == 3 and entry[:2] == (game.rules_version, seq):
+                return rules_for(game).load(entry[2])
+        except Exception:
+            self._failed("reading", game, seq)
+        return None
+
+    def put(self, game: Game, seq: int, state: Any) -> None:
+        if not self._available():
+            return
+        entry = pickle.dumps((game.rules_version, seq, rules_for(game).dump(state)), pickle.HIGHEST_PROTOCOL)
+        try:
+            self.client.set(self.key(game), entry, ex=self.timeout_seconds)
+        except Exception:
+            self._failed("storing", game, seq)
+
+
+_shared: SharedStates | None = None
+_shared_lock = Lock()
+
+
+def shared_states() -> SharedStates | None:
+    """The process's shared state cache; None without REDIS_URL (each process then keeps only
+    its own recent states)."""
+    global _shared
+    if _shared is None and settings.REDIS_URL:
+        with _shared_lock:
+            if _shared is None:
+                _shared = SharedStates(settings.REDIS_URL, settings.STATE_CACHE_SECONDS)
+    return _shared
+
+
+def cache_put(game: Game, seq: int, state: Any) -> None:
+    """Remember ``state`` as the state after event ``seq`` once the current transaction
+    commits (at once outside one): a rolled-back append leaves nothing behind. The shared
+    cache gets it only if it is still the game's latest state then, so a move followed by
+    forced passes writes there once."""
+    key = (game.pk, game.seed_sha256, seq)
+
+    def put() -> None:
+        _local_put(key, state)
+        shared = shared_states()
+        if shared is not None and seq == game.seq:
+            shared.put(game, seq, state)
+
+    transaction.on_commit(put)
+
+
 def cache_clear() -> None:
+    """Forget this process's states (the shared cache keeps its entries; they expire)."""
     with _cache_lock:
         _cache.clear()
 
@@ -68,7 +177,12 @@ def load_state(game: Game, seq: int | None = None) -> Any:
     if target < 1 or target > game.seq:
         raise ValueError(f"seq {target} is outside 1..{game.seq}")
     key = (game.pk, game.seed_sha256, target)
-    cached = _cache_get(key)
+    cached = _local_get(key)
+    shared = shared_states() if cached is None and target == game.seq else None
+    if shared is not None:
+        cached = shared.get(game, target)
+        if cached is not None:
+            _local_put(key, cached)
     if cached is not None:
         return cached
     rules = rules_for(game)

@@ -1,0 +1,158 @@
+"""The two reads behind every move and every look at a game, in plain SQL.
+
+A move locks the game row and reads its seats; a game GET reads the same two. Through the
+ORM, building each of these queries (the game with its creator, the seats with their players
+and profiles) costs more than the database takes to answer it: about a millisecond each on a
+small machine, on the hottest paths of the service. Here the SQL is written once per process
+and the rows become ordinary model instances:
+
+- ``Game`` with ``created_by`` loaded as a ``User`` with only ``id`` and ``username``;
+- ``Seat`` with ``user`` loaded the same way and the user's ``profile`` holding only
+  ``away_until`` (or known to be missing), and the game itself.
+
+The related objects are deferred instances, exactly what ``.only()`` gives: any other field
+loads on first access, and saving one writes only its loaded fields. The SQL is the same on
+PostgreSQL and SQLite, apart from the row lock (``FOR UPDATE OF``), which SQLite does not
+need: it allows one writer at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from typing import Any, TypeVar
+
+from django.contrib.auth.models import User
+from django.db import connection, models
+from django.db.models.expressions import Col
+
+from games.models import Game, PlayerProfile, Seat
+
+M = TypeVar("M", bound=models.Model)
+
+
+class Columns:
+    """Some columns of one model in a SELECT (all concrete ones by default), and how to turn
+    their values back into an instance, converted as the ORM converts them."""
+
+    def __init__(self, model: type[models.Model], alias: str, names: Sequence[str] = ()) -> None:
+        wanted = set(names)
+        self.model = model
+        self.fields = [f for f in model._meta.concrete_fields if not wanted or f.name in wanted]
+        self.attnames = [f.attname for f in self.fields]
+        self.sql = ", ".join(f"{alias}.{_column(model, f.name)}" for f in self.fields)
+        # What the ORM would run on each value (SQLite returns datetimes as text, a JSON field
+        # decodes its text). They depend on the database backend and settings only.
+        self.converters: list[tuple[int, Col, list[Any]]] = []
+        for i, field in enumerate(self.fields):
+            expression = Col(model._meta.db_table, field)
+            found = connection.ops.get_db_converters(expression) + expression.get_db_converters(connection)
+            if found:
+                self.converters.append((i, expression, found))
+
+    def __len__(self) -> int:
+        return len(self.fields)
+
+    def instance(self, model: type[M], values: Sequence[Any]) -> M:
+        assert model is self.model
+        converted = list(values)
+        for i, expression, converters in self.converters:
+            for converter in converters:
+                converted[i] = converter(converted[i], expression, connection)
+        return model.from_db(connection.alias, self.attnames, converted)
+
+
+def _table(model: type[models.Model]) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def _column(model: type[models.Model], name: str) -> str:
+    column = model._meta.get_field(name).column  # type: ignore[union-attr]
+    assert column is not None, f"{model.__name__}.{name} has no column"
+    return connection.ops.quote_name(column)
+
+
+@cache
+def _game_query(for_update: bool) -> tuple[str, Columns, Columns]:
+    game, creator = Columns(Game, "g"), Columns(User, "u", ["id", "username"])
+    lock = " FOR UPDATE OF g" if for_update and connection.features.has_select_for_update_of else ""
+    sql = (
+        f"SELECT {game.sql}, {creator.sql}"
+        f" FROM {_table(Game)} g"
+        f" JOIN {_table(User)} u ON u.{_column(User, 'id')} = g.{_column(Game, 'created_by')}"
+        f" WHERE g.{_column(Game, 'id')} = %s{lock}"
+    )
+    return sql, game, creator
+
+
+@cache
+def _seats_query() -> tuple[str, Columns, Columns, Columns]:
+    seat = Columns(Seat, "s")
+    player = Columns(User, "u", ["id", "username"])
+    profile = Columns(PlayerProfile, "p", ["id", "user", "away_until"])
+    seat_user = f"s.{_column(Seat, 'user')}"
+    sql = (
+        f"SELECT {seat.sql}, {player.sql}, {profile.sql}"
+        f" FROM {_table(Seat)} s"
+        f" LEFT JOIN {_table(User)} u ON u.{_column(User, 'id')} = {seat_user}"
+        f" LEFT JOIN {_table(PlayerProfile)} p ON p.{_column(PlayerProfile, 'user')} = {seat_user}"
+        f" WHERE s.{_column(Seat, 'game')} = %s ORDER BY s.{_column(Seat, 'position')}"
+    )
+    return sql, seat, player, profile
+
+
+def _rows(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def game_row(game_id: int, *, for_update: bool = False) -> Game | None:
+    """The game with its creator (id and username), or None; ``for_update`` locks the row
+    until commit (the caller must be inside ``transaction.atomic``)."""
+    low, high = connection.ops.integer_field_range(Game._meta.pk.get_internal_type())
+    if not low <= game_id <= high:  # no such id can be stored (the ORM answers "none" the same way)
+        return None
+    sql, game_columns, creator_columns = _game_query(for_update)
+    rows = _rows(sql, [game_id])
+    if not rows:
+        return None
+    row = rows[0]
+    game = game_columns.instance(Game, row[: len(game_columns)])
+    Game.created_by.field.set_cached_value(game, creator_columns.instance(User, row[len(game_columns) :]))
+    return game
+
+
+def seat_rows(game: Game) -> list[Seat]:
+    """The game's seats in position order, each with its player (id and username) and the
+    player's profile (``away_until`` only; None when they have none)."""
+    sql, seat_columns, player_columns, profile_columns = _seats_query()
+    seats: list[Seat] = []
+    at_player = len(seat_columns)
+    at_profile = at_player + len(player_columns)
+    for row in _rows(sql, [game.pk]):
+        seat = seat_columns.instance(Seat, row[:at_player])
+        Seat.game.field.set_cached_value(seat, game)
+        if seat.user_id is not None:
+            user = player_columns.instance(User, row[at_player:at_profile])
+            profile = None
+            if row[at_profile] is not None:
+                profile = profile_columns.instance(PlayerProfile, row[at_profile:])
+                PlayerProfile.user.field.set_cached_value(profile, user)
+            User.profile.related.set_cached_value(user, profile)
+            Seat.user.field.set_cached_value(seat, user)
+        seats.append(seat)
+    return seats
+
+
+def game_with_seats(game_id: int) -> Game | None:
+    """The game and its seats (as ``seat_rows``), which ``game.seats.all()`` then returns
+    without another query, as after ``prefetch_related("seats")``."""
+    game = game_row(game_id)
+    if game is not None:
+        # What prefetch_related leaves behind: the related manager answers from this cache.
+        queryset = game.seats.all()
+        queryset._result_cache = seat_rows(game)
+        queryset._prefetch_done = True  # type: ignore[attr-defined]
+        game._prefetched_objects_cache = {"seats": queryset}  # type: ignore[attr-defined]
+    return game

@@ -1,0 +1,155 @@
+"""The plain-SQL reads of a game and its seats (games/rows.py) give what the ORM gives.
+
+They run on every move and every game GET, so they must agree with the ORM field for field
+(including the converted types: SQLite returns datetimes and durations in its own forms), load
+the related players without further queries, and lock the row when asked (PostgreSQL)."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import DatabaseError, connection, transaction
+from django.db.models import Model
+from django.utils import timezone
+from pytest_django import DjangoAssertNumQueries
+
+from games import rows, services
+from games.models import Game, PlayerProfile, Seat
+from tests.services.support import make_users, started_game
+
+pytestmark = pytest.mark.django_db
+
+
+def fields_of(instance: Model) -> dict[str, Any]:
+    return {field.attname: getattr(instance, field.attname) for field in type(instance)._meta.concrete_fields}
+
+
+@pytest.fixture
+def game() -> Game:
+    anne, mary, tom = make_users(3)
+    away = timezone.now() + timedelta(days=3)
+    PlayerProfile.objects.create(user=mary, away_until=away)
+    PlayerProfile.objects.create(user=tom)  # a profile without time away
+    started = started_game([anne, mary, tom], bots=1)
+    started.result = {"note": "a JSON value to round-trip"}
+    started.save(update_fields=["result"])
+    return started
+
+
+def test_game_row_equals_the_orm_and_brings_its_creator(
+    game: Game, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
+    expected = Game.objects.get(pk=game.pk)
+    with django_assert_num_queries(1):
+        found = rows.game_row(game.pk)
+        assert found is not None
+        assert found.created_by.username == "player0"
+    assert fields_of(found) == fields_of(expected)
+    assert isinstance(found.move_time, timedelta) and found.started_at is not None
+    assert found.started_at.tzinfo is not None
+    assert found.result == {"note": "a JSON value to round-trip"}
+
+
+def test_unknown_and_impossible_ids_find_no_game(game: Game) -> None:
+    assert rows.game_row(game.pk + 1000) is None
+    assert rows.game_row(2**80) is None  # larger than any id a database can hold
+    assert rows.game_row(-(2**80)) is None
+    assert rows.game_with_seats(game.pk + 1000) is None
+
+
+def test_seat_rows_equal_the_orm_with_players_and_time_away(
+    game: Game, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
+    expected = list(Seat.objects.filter(game=game).select_related("user__profile").order_by("position"))
+    with django_assert_num_queries(1):
+        seats = rows.seat_rows(game)
+        seen = [
+            (
+                seat.user.username if seat.user else None,
+                getattr(seat.user, "profile", None) and seat.user.profile.away_until,  # type: ignore[union-attr]
+                seat.game is game,
+            )
+            for seat in seats
+        ]
+    assert [fields_of(seat) for seat in seats] == [fields_of(seat) for seat in expected]
+    assert seen == [
+        (
+            seat.user.username if seat.user else None,
+            getattr(seat.user, "profile", None) and seat.user.profile.away_until,  # type: ignore[union-attr]
+            True,
+        )
+        for seat in expected
+    ]
+    away = [value for _name, value, _same in seen if value]
+    assert len(away) == 1 and away[0].tzinfo is not None  # converted, not SQLite's text
+    assert [name for name, _away, _same in seen].count(None) == 1  # the bot's seat
+
+
+def test_partly_loaded_players_load_the_rest_on_demand_and_save_only_what_they_hold(game: Game) -> None:
+    seat = next(seat for seat in rows.seat_rows(game) if seat.user is not None)
+    user = seat.user
+    assert user is not None
+    assert user.email == f"{user.username}@example.com"  # a deferred field, loaded on access
+    User.objects.filter(pk=user.pk).update(first_name="Anne")
+    user.username = user.username + "-renamed"
+    user.save()  # writes only the loaded fields: the first name set meanwhile survives
+    stored = User.objects.get(pk=user.pk)
+    assert stored.first_name == "Anne" and stored.username.endswith("-renamed")
+
+
+def test_game_with_seats_answers_game_seats_all_without_a_query(
+    game: Game, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
+    with django_assert_num_queries(2):
+        found = rows.game_with_seats(game.pk)
+        assert found is not None
+        positions = [seat.position for seat in found.seats.all()]
+        names = [seat.user.username for seat in found.seats.all() if seat.user]
+    assert positions == [0, 1, 2, 3]
+    assert sorted(names) == ["player0", "player1", "player2"]
+
+
+def test_a_look_at_a_game_is_the_game_row_plus_the_seats(
+    game: Game,
+    django_assert_num_queries: DjangoAssertNumQueries,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """The API's game GET uses these reads (its state comes from the cache here)."""
+    from games import selectors
+
+    user = User.objects.get(username="player1")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.load_state(game)  # cached once the (test's) transaction commits
+    with django_assert_num_queries(2):
+        detail = selectors.game_detail(selectors.visible_game(game.pk, user), user)
+    assert detail["created_by"] == "player0" and len(detail["seats"]) == 4
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_game_row_for_update_holds_the_row_lock_until_commit(game: Game) -> None:
+    attempts: list[str] = []
+
+    def try_to_lock() -> None:
+        try:
+            with transaction.atomic():
+                Game.objects.select_for_update(nowait=True).get(pk=game.pk)
+            attempts.append("locked")
+        except DatabaseError:
+            attempts.append("refused")
+        finally:
+            connection.close()
+
+    with transaction.atomic():
+        assert rows.game_row(game.pk, for_update=True) is not None
+        other = threading.Thread(target=try_to_lock)
+        other.start()
+        other.join(timeout=30)
+    after = threading.Thread(target=try_to_lock)
+    after.start()
+    after.join(timeout=30)
+    assert attempts == ["refused", "locked"]

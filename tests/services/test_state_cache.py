@@ -1,0 +1,150 @@
+"""The caches in front of state rebuilds (games/services/state.py).
+
+A state enters a cache only when the append that produced it commits; the shared cache in
+Redis lets another process skip the rebuild; a failing Redis costs speed, never a move. Each
+check compares with ``replay_from_start``, which ignores every cache and snapshot."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.conf import settings
+from pytest_django import DjangoAssertNumQueries
+
+from games import services
+from games.models import Game
+from games.services import play, state
+from games.services.state import SharedStates
+from tests.services.support import legal_for, make_users, seat_user, started_game
+
+pytestmark = pytest.mark.django_db
+
+
+def dump(game: Game, value: Any) -> Any:
+    return services.rules_for(game).dump(value)
+
+
+def truth(game: Game) -> Any:
+    game.refresh_from_db()
+    return dump(game, services.replay_from_start(game))
+
+
+def submit(game: Game, choice: int = 0) -> services.Submitted:
+    game.refresh_from_db()
+    position = game.to_act[0]
+    action = legal_for(game, position)[choice]
+    return services.action_submit(
+        game_id=game.pk, user=seat_user(game, position), action=action, expected_seq=game.seq
+    )
+
+
+@pytest.fixture
+def game() -> Game:
+    return started_game(make_users(3))
+
+
+@pytest.fixture
+def shared(monkeypatch: pytest.MonkeyPatch) -> Iterator[SharedStates]:
+    """The shared cache on the test Redis (REDIS_URL), in place of the process's own."""
+    store = SharedStates(settings.REDIS_URL, timeout_seconds=60)
+    monkeypatch.setattr(state, "_shared", store)
+    yield store
+    store.client.close()
+
+
+def test_a_committed_move_is_cached_for_the_process(
+    game: Game, django_capture_on_commit_callbacks: Any, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        submit(game)
+    game.refresh_from_db()
+    with django_assert_num_queries(0):
+        cached = services.load_state(game)
+    assert dump(game, cached) == truth(game)
+
+
+def test_a_rolled_back_move_leaves_no_state_behind(
+    game: Game, django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = game.seq
+
+    def lost_connection(_game: Game) -> None:
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(play, "_mark_seats_to_act", lost_connection)
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(RuntimeError):
+        submit(game, choice=0)
+    game.refresh_from_db()
+    assert game.seq == before
+    assert state._local_get((game.pk, game.seed_sha256, before + 1)) is None
+
+    monkeypatch.undo()
+    with django_capture_on_commit_callbacks(execute=True):
+        submit(game, choice=-1)  # another move takes that seq
+    game.refresh_from_db()
+    assert game.seq == before + 1
+    assert dump(game, services.load_state(game)) == truth(game)
+
+
+def test_without_redis_there_is_no_shared_cache(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(state, "_shared", None)
+    settings.REDIS_URL = ""
+    assert state.shared_states() is None
+
+
+def test_a_redis_that_is_down_costs_a_rebuild_and_is_then_left_alone(
+    game: Game,
+    django_capture_on_commit_callbacks: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    down = SharedStates("redis://127.0.0.1:1/0", timeout_seconds=60)  # nothing listens on port 1
+    monkeypatch.setattr(state, "_shared", down)
+    caplog.set_level(logging.WARNING, logger="games.services.state")
+    with django_capture_on_commit_callbacks(execute=True):
+        submit(game)  # the move goes through although its reads and writes of Redis fail
+    state.cache_clear()
+    game.refresh_from_db()
+    assert dump(game, services.load_state(game)) == truth(game)
+    warnings = [r.getMessage() for r in caplog.records if "shared state cache" in r.getMessage()]
+    # One warning: after the first failure the cache rests instead of failing on every call.
+    assert len(warnings) == 1 and "failed for game" in warnings[0] and "not used for 30 s" in warnings[0]
+    assert down.get(game, game.seq) is None  # resting: no new attempt, no new warning
+    assert len([r for r in caplog.records if "shared state cache" in r.getMessage()]) == 1
+
+
+@pytest.mark.redis
+def test_another_process_finds_the_latest_state_in_redis(
+    game: Game,
+    shared: SharedStates,
+    django_capture_on_commit_callbacks: Any,
+    django_assert_num_queries: DjangoAssertNumQueries,
+) -> None:
+    for _ in range(4):
+        with django_capture_on_commit_callbacks(execute=True):
+            submit(game)
+    game.refresh_from_db()
+    state.cache_clear()  # as in another process: only Redis has it
+    with django_assert_num_queries(0):
+        found = services.load_state(game)
+    assert dump(game, found) == truth(game)
+
+
+@pytest.mark.redis
+def test_a_shared_entry_for_another_seq_is_not_used(
+    game: Game, shared: SharedStates, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        submit(game)
+    game.refresh_from_db()
+    older = game.seq
+    assert shared.get(game, older) is not None
+    submit(game)  # commits nothing here: its state reaches no cache, Redis keeps seq `older`
+    game.refresh_from_db()
+    assert game.seq == older + 1
+    state.cache_clear()
+    assert shared.get(game, game.seq) is None
+    assert dump(game, services.load_state(game)) == truth(game)
