@@ -15,8 +15,8 @@ Snapshots and caches are only shortcuts; ``replay_from_start`` ignores them, and
 
 from __future__ import annotations
 
+import json
 import logging
-import pickle
 import time
 from collections import OrderedDict
 from threading import Lock
@@ -63,10 +63,10 @@ class SharedStates:
 
     One entry per game (``pirates:state:<seed hash>``), overwritten by each move and expiring
     after ``STATE_CACHE_SECONDS``, so its size follows the number of running games. The entry
-    is ``rules.dump(state)`` with the rules version and seq it belongs to, pickled: written and
-    read only by our own processes, like Django's own Redis cache. A plain redis-py client,
-    built once per process: Django's cache framework builds a client per call, which costs
-    more than the round trip.
+    is JSON: ``rules.dump(state)`` with the rules version and seq it belongs to (JSON rather
+    than pickle, so whoever can write to Redis still cannot make us run code). A plain
+    redis-py client, built once per process: Django's cache framework builds a client per
+    call, which costs more than the round trip.
     """
 
     # After a failure, the cache is left alone this long: a Redis that is down would otherwise
@@ -101,9 +101,9 @@ class SharedStates:
             return None
         try:
             raw = self.client.get(self.key(game))
-            entry = pickle.loads(raw) if isinstance(raw, bytes) else None
-            if isinstance(entry, tuple) and len(entry) == 3 and entry[:2] == (game.rules_version, seq):
-                return rules_for(game).load(entry[2])
+            entry = json.loads(raw) if isinstance(raw, bytes) else {}
+            if entry.get("version") == game.rules_version and entry.get("seq") == seq:
+                return rules_for(game).load(entry["state"])
         except Exception:
             self._failed("reading", game, seq)
         return None
@@ -111,7 +111,7 @@ class SharedStates:
     def put(self, game: Game, seq: int, state: Any) -> None:
         if not self._available():
             return
-        entry = pickle.dumps((game.rules_version, seq, rules_for(game).dump(state)), pickle.HIGHEST_PROTOCOL)
+        entry = json.dumps({"version": game.rules_version, "seq": seq, "state": rules_for(game).dump(state)})
         try:
             self.client.set(self.key(game), entry, ex=self.timeout_seconds)
         except Exception:

@@ -148,3 +148,14 @@ def test_a_shared_entry_for_another_seq_is_not_used(
     state.cache_clear()
     assert shared.get(game, game.seq) is None
     assert dump(game, services.load_state(game)) == truth(game)
+
+
+@pytest.mark.redis
+def test_an_unreadable_shared_entry_is_a_miss(
+    game: Game, shared: SharedStates, caplog: pytest.LogCaptureFixture
+) -> None:
+    shared.client.set(shared.key(game), b"\x80 not a state")
+    state.cache_clear()
+    caplog.set_level(logging.WARNING, logger="games.services.state")
+    assert dump(game, services.load_state(game)) == truth(game)
+    assert any("reading failed" in r.getMessage() for r in caplog.records)
