@@ -1,19 +1,21 @@
-"""The two reads behind every move and every look at a game, in plain SQL.
+"""The SQL behind every move and every look at a game, written once per process.
 
-A move locks the game row and reads its seats; a game GET reads the same two. Through the
-ORM, building each of these queries (the game with its creator, the seats with their players
-and profiles) costs more than the database takes to answer it: about a millisecond each on a
-small machine, on the hottest paths of the service. Here the SQL is written once per process
-and the rows become ordinary model instances:
+A move locks the game row, reads its seats, inserts an event and updates the game's read
+columns; a game GET reads the game and its seats. Through the ORM, building each of these
+statements costs more than the database takes to run it: about a millisecond each on a small
+machine, on the hottest paths of the service. Here each statement is built once per process,
+values go through the same field conversions as in the ORM (both ways), and rows become
+ordinary model instances:
 
 - ``Game`` with ``created_by`` loaded as a ``User`` with only ``id`` and ``username``;
 - ``Seat`` with ``user`` loaded the same way and the user's ``profile`` holding only
   ``away_until`` (or known to be missing), and the game itself.
 
 The related objects are deferred instances, exactly what ``.only()`` gives: any other field
-loads on first access, and saving one writes only its loaded fields. The SQL is the same on
-PostgreSQL and SQLite, apart from the row lock (``FOR UPDATE OF``), which SQLite does not
-need: it allows one writer at a time.
+loads on first access, and saving one writes only its loaded fields. ``insert`` and
+``update_fields`` do what ``save()`` and ``save(update_fields=...)`` do for our models (no
+signals are connected to them). The SQL is the same on PostgreSQL and SQLite, apart from the
+row lock (``FOR UPDATE OF``), which SQLite does not need: it allows one writer at a time.
 """
 
 from __future__ import annotations
@@ -156,3 +158,62 @@ def game_with_seats(game_id: int) -> Game | None:
         queryset._prefetch_done = True  # type: ignore[attr-defined]
         game._prefetched_objects_cache = {"seats": queryset}  # type: ignore[attr-defined]
     return game
+
+
+def _db_values(instance: models.Model, fields: Sequence[models.Field[Any, Any]], add: bool) -> list[Any]:
+    """The fields' values as ``save()`` sends them (``auto_now`` fields are set first)."""
+    return [field.get_db_prep_save(field.pre_save(instance, add), connection) for field in fields]
+
+
+Statement = tuple[str, list["models.Field[Any, Any]"]]  # the SQL, and the fields its %s stand for
+
+
+@cache
+def _insert_statement(model: type[models.Model]) -> Statement:
+    pk = model._meta.pk
+    assert pk is not None
+    fields = [f for f in model._meta.concrete_fields if f is not pk]
+    sql = (
+        f"INSERT INTO {_table(model)} ({', '.join(_column(model, f.name) for f in fields)})"
+        f" VALUES ({', '.join(['%s'] * len(fields))}) RETURNING {_column(model, pk.name)}"
+    )
+    return sql, fields
+
+
+def insert(instance: M) -> M:
+    """Insert ``instance``, a new row with an automatic id, as ``instance.save()`` would."""
+    model = type(instance)
+    if not connection.features.can_return_columns_from_insert:
+        instance.save(force_insert=True)
+        return instance
+    sql, fields = _insert_statement(model)
+    values = _db_values(instance, fields, add=True)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        row = cursor.fetchone()
+    assert row is not None
+    instance.pk = row[0]
+    instance._state.adding = False
+    instance._state.db = connection.alias
+    return instance
+
+
+@cache
+def _update_statement(model: type[models.Model], names: tuple[str, ...]) -> Statement:
+    fields = [f for f in model._meta.concrete_fields if f.name in names]
+    assert len(fields) == len(set(names)), f"{model.__name__} lacks some of {names}"
+    pk = model._meta.pk
+    assert pk is not None
+    sql = (
+        f"UPDATE {_table(model)} SET {', '.join(f'{_column(model, f.name)} = %s' for f in fields)}"
+        f" WHERE {_column(model, pk.name)} = %s"
+    )
+    return sql, fields
+
+
+def update_fields(instance: models.Model, names: Sequence[str]) -> None:
+    """Write the fields ``names`` of a stored row, as ``instance.save(update_fields=names)``
+    would (an ``auto_now`` field among them gets the time now)."""
+    sql, fields = _update_statement(type(instance), tuple(names))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*_db_values(instance, fields, add=False), instance.pk])

@@ -73,14 +73,16 @@ def record(
     try:
         # No savepoint (two round trips per move): a failed insert leaves the caller's
         # transaction unusable, and the StaleSeq raised here rolls all of it back anyway.
-        event = Event.objects.create(
-            game=game,
-            seq=game.seq + 1,
-            kind=kind,
-            seat=seat,
-            payload={"action": action, "text": text},
-            actor=actor,
-            idempotency_key=idempotency_key,
+        event = rows.insert(
+            Event(
+                game=game,
+                seq=game.seq + 1,
+                kind=kind,
+                seat=seat,
+                payload={"action": action, "text": text},
+                actor=actor,
+                idempotency_key=idempotency_key,
+            )
         )
     except IntegrityError as exc:
         if idempotency_key and "idempotency" in str(exc):
@@ -148,7 +150,7 @@ def settle(game: Game, state: Any, seats: list[Seat] | None = None) -> None:
         _event, state = record(
             game, state, forced[0], dict(PASS), kind=Event.Kind.AUTO_PASS, actor="system:pass"
         )
-    game.save(update_fields=READ_COLUMNS)
+    rows.update_fields(game, READ_COLUMNS)
     _mark_seats_to_act(game)
     for seat in seats:
         seat.must_act = seat.position in game.to_act

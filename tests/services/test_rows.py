@@ -1,8 +1,9 @@
-"""The plain-SQL reads of a game and its seats (games/rows.py) give what the ORM gives.
+"""The plain SQL of every move and game GET (games/rows.py) does what the ORM does.
 
-They run on every move and every game GET, so they must agree with the ORM field for field
-(including the converted types: SQLite returns datetimes and durations in its own forms), load
-the related players without further queries, and lock the row when asked (PostgreSQL)."""
+The reads of a game and its seats must agree with the ORM field for field (including the
+converted types: SQLite returns datetimes and durations in its own forms), load the related
+players without further queries, and lock the row when asked (PostgreSQL); the event insert
+and the read-column update must store what ``save()`` stores, constraints included."""
 
 from __future__ import annotations
 
@@ -12,13 +13,13 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import Model
 from django.utils import timezone
 from pytest_django import DjangoAssertNumQueries
 
 from games import rows, services
-from games.models import Game, PlayerProfile, Seat
+from games.models import Event, Game, PlayerProfile, Seat
 from tests.services.support import make_users, started_game
 
 pytestmark = pytest.mark.django_db
@@ -153,3 +154,39 @@ def test_game_row_for_update_holds_the_row_lock_until_commit(game: Game) -> None
     after.start()
     after.join(timeout=30)
     assert attempts == ["refused", "locked"]
+
+
+def test_insert_stores_what_save_would_and_returns_the_id(game: Game) -> None:
+    payload = {"action": {"type": "pass"}, "text": "Anne passes — «ünïcode»."}
+    event = rows.insert(
+        Event(game=game, seq=game.seq + 1, kind=Event.Kind.ACTION, seat=0, payload=payload, actor="user:1")
+    )
+    assert event.pk is not None and not event._state.adding and event.created_at is not None
+    stored = Event.objects.get(pk=event.pk)
+    assert fields_of(stored) == fields_of(event)
+    assert stored.payload == payload and stored.idempotency_key == "" and stored.created_at.tzinfo is not None
+
+
+def test_insert_keeps_the_database_constraints(game: Game) -> None:
+    with pytest.raises(IntegrityError), transaction.atomic():
+        rows.insert(Event(game=game, seq=game.seq, kind=Event.Kind.ACTION, seat=0, payload={}, actor="x"))
+
+
+def test_update_fields_writes_only_the_named_fields(game: Game) -> None:
+    Game.objects.filter(pk=game.pk).update(title="Renamed meanwhile")
+    before = game.updated_at
+    game.seq = game.seq + 5
+    game.to_act = [2, 1]
+    game.result = {"scores": [1, 2, 3, 4], "winners": [3]}
+    game.deadline = None
+    game.title = "not written"
+    rows.update_fields(game, ["seq", "to_act", "result", "deadline", "updated_at"])
+    stored = Game.objects.get(pk=game.pk)
+    assert (stored.seq, stored.to_act, stored.result, stored.deadline) == (
+        game.seq,
+        [2, 1],
+        {"scores": [1, 2, 3, 4], "winners": [3]},
+        None,
+    )
+    assert stored.title == "Renamed meanwhile"
+    assert stored.updated_at == game.updated_at and stored.updated_at > before

@@ -1,5 +1,6 @@
-"""The web entry point prepares task publishing as each worker starts, so a worker's first
-move does not pay for Celery's imports, and it does so without needing the broker up."""
+"""The web entry point prepares each worker as it starts: task publishing, so a worker's first
+move does not pay for Celery's imports (without needing the broker up), and the garbage
+collector, so its pauses stay out of the moves it serves."""
 
 from __future__ import annotations
 
@@ -31,3 +32,19 @@ def test_worker_start_loads_tasks_and_transport_even_with_the_broker_down() -> N
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["True", "True"]
+
+
+GC_PROBE = (
+    "import gc, sys; import pirates_site.wsgi; "
+    "print(gc.get_freeze_count() > 50000, gc.get_threshold()[0], 'games.api.views' in sys.modules)"
+)
+
+
+def test_worker_start_freezes_what_it_loaded_and_collects_less_often() -> None:
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL"}}
+    env["DJANGO_SETTINGS_MODULE"] = "pirates_site.settings"
+    result = subprocess.run(
+        [sys.executable, "-c", GC_PROBE], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "5000", "True"]
