@@ -4,13 +4,16 @@
 
 It migrates the database in DATABASE_URL, creates throwaway players (``bench<run>-…``) with
 tokens and games through the services, starts gunicorn (docker/commands/web) on a free port,
-and then, with CLIENTS concurrent client threads (keep-alive where gunicorn allows it):
+and then, after every worker has served each kind of request (warm_up), first with one
+client alone (SEQUENTIAL_MOVES moves and pings, no queueing: the cost of each request), and
+then with CLIENTS concurrent client threads (keep-alive where gunicorn allows it):
 
 1. plays CLIENTS games at once over HTTP (GET the game as the player to act, POST an action
    chosen from its legal_actions) and reports p50/p99 of action submits and game GETs, and
    the throughput;
 2. measures POST /api/ping/ (authentication plus one database write) at the same concurrency
-   and reports  submit p99 / ping p99  (target ≤ 3);
+   and reports  submit p99 / ping p99  (target ≤ 3), also with the pings of the play phase
+   and with the single client's figures;
 3. GETs a long game and a 10-event game alternately and reports  long p99 / short p99
    (target ≤ 1.5). The long game is a 5-player game kept going for LONG_EVENTS events by
    assembling and ransoming instead of capturing (see play_through_services).
@@ -49,7 +52,9 @@ GETS_PER_CLIENT = int(os.environ.get("GETS_PER_CLIENT", "40"))
 LONG_EVENTS = int(os.environ.get("LONG_EVENTS", "500"))
 SHORT_EVENTS = 10
 PING_THREADS = 2
-SEQUENTIAL_MOVES = 60
+# Enough single-client samples that their p99 is not simply the slowest one.
+SEQUENTIAL_MOVES = 200
+SOLO_GAMES = 4  # 3-player games, played one after another by the single client
 PHASE_SECONDS = 30.0
 HOST = "127.0.0.1"
 
@@ -360,28 +365,32 @@ def play_phase(port: int, games: list[BenchGame], timings: Timings) -> tuple[flo
     return wall, sum(moves)
 
 
-def sequential_phase(port: int, bench: BenchGame, timings: Timings) -> None:
-    """One client alone: the cost of each request without any queueing."""
-    clients = {seat: Client(port, token) for seat, token in bench.tokens.items()}
+def sequential_phase(port: int, solo_games: list[BenchGame], timings: Timings) -> None:
+    """One client alone: the cost of each request without any queueing. It moves in the
+    first game until it ends, then in the next."""
     rng = random.Random(5)
-    for n in range(SEQUENTIAL_MOVES):
-        status, body, elapsed = clients[0].request("POST", "/api/ping/", {})
-        timings.add("POST ping (1 client)", elapsed)
-        detail = clients[0].request("GET", f"/api/games/{bench.game_id}/")[1]
-        if detail["status"] != "active":
-            break
-        mover = clients[detail["to_act"][0]]
-        detail = mover.request("GET", f"/api/games/{bench.game_id}/")[1]
-        body = {
-            "action": rng.choice(detail["legal_actions"]),
-            "expected_seq": detail["seq"],
-            "idempotency_key": f"seq-{n}",
-        }
-        status, answer, elapsed = mover.request("POST", f"/api/games/{bench.game_id}/actions/", body)
-        assert status == 201, answer
-        timings.add("POST action (1 client)", elapsed)
-    for client in clients.values():
-        client.close()
+    moves = 0
+    for bench in solo_games:
+        clients = {seat: Client(port, token) for seat, token in bench.tokens.items()}
+        while moves < SEQUENTIAL_MOVES:
+            status, body, elapsed = clients[0].request("POST", "/api/ping/", {})
+            timings.add("POST ping (1 client)", elapsed)
+            detail = clients[0].request("GET", f"/api/games/{bench.game_id}/")[1]
+            if detail["status"] != "active":
+                break
+            mover = clients[detail["to_act"][0]]
+            detail = mover.request("GET", f"/api/games/{bench.game_id}/")[1]
+            body = {
+                "action": rng.choice(detail["legal_actions"]),
+                "expected_seq": detail["seq"],
+                "idempotency_key": f"seq-{moves}",
+            }
+            status, answer, elapsed = mover.request("POST", f"/api/games/{bench.game_id}/actions/", body)
+            assert status == 201, answer
+            timings.add("POST action (1 client)", elapsed)
+            moves += 1
+        for client in clients.values():
+            client.close()
 
 
 def ping_phase(port: int, tokens: list[str], timings: Timings) -> float:
@@ -439,11 +448,13 @@ def main() -> int:
     )
     setup_django(env)
     run = os.urandom(3).hex()
-    players = make_players(run, 3 * CLIENTS + 14)
+    players = make_players(run, 3 * CLIENTS + 11 + 3 * SOLO_GAMES)
     games = [start_game(players[3 * i : 3 * i + 3]) for i in range(CLIENTS)]
     short_game = start_game(players[3 * CLIENTS + 5 : 3 * CLIENTS + 8])
     warm_game = start_game(players[3 * CLIENTS + 8 : 3 * CLIENTS + 11])
-    solo_game = start_game(players[3 * CLIENTS + 11 : 3 * CLIENTS + 14])
+    solo_games = [
+        start_game(players[3 * CLIENTS + 11 + 3 * i : 3 * CLIENTS + 14 + 3 * i]) for i in range(SOLO_GAMES)
+    ]
     # Now and then a deal corners every seat into captures before LONG_EVENTS: deal again.
     long_events = 0
     for attempt in range(5):
@@ -468,7 +479,7 @@ def main() -> int:
             port,
             var,
             games,
-            (long_game, short_game, warm_game, solo_game),
+            (long_game, short_game, warm_game, solo_games),
             (long_events, short_events),
             timings,
             began,
@@ -482,16 +493,16 @@ def measure(
     port: int,
     var: Path,
     games: list[BenchGame],
-    extra: tuple[BenchGame, BenchGame, BenchGame, BenchGame],
+    extra: tuple[BenchGame, BenchGame, BenchGame, list[BenchGame]],
     events: tuple[int, int],
     timings: Timings,
     began: float,
 ) -> int:
-    long_game, short_game, warm_game, solo_game = extra
+    long_game, short_game, warm_game, solo_games = extra
     long_events, short_events = events
     with gunicorn(env, port, var / "gunicorn.log"):
         warm_up(port, warm_game)
-        sequential_phase(port, solo_game, timings)
+        sequential_phase(port, solo_games, timings)
         play_wall, moves = play_phase(port, games, timings)
         ping_wall = ping_phase(port, [token for game in games for token in game.tokens.values()], timings)
         gets_wall = long_short_phase(port, long_game, short_game, timings)
