@@ -10,6 +10,8 @@ from __future__ import annotations
 import copy
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Generic, NoReturn, TypeVar
 
 from engine.errors import InvalidSnapshot
@@ -83,12 +85,51 @@ def seat_name(seat: int) -> str:
     return SEAT_COLOURS[seat].capitalize()
 
 
+@dataclass(frozen=True)
+class OptionInfo:
+    """One option a rule set's ``new_game`` takes, as the platform needs to know it."""
+
+    name: str
+    help: str
+    # Hidden from everyone but the service until the game ends (a fixed deal predicts the game).
+    secret: bool = False
+    # Fixes something the seed would otherwise draw (a deck, a first seat, dice): a game that
+    # uses it is not a fair shuffle, and the platform says so.
+    fixes_chance: bool = False
+
+
+@dataclass(frozen=True)
+class Step(Generic[S]):
+    """What one action did: the new state and what each audience may read of it.
+
+    - ``text``: the log sentence for everyone (other seats and spectators).
+    - ``private``: seat -> the sentence that seat reads instead of ``text`` (its own secret
+      pick in full, the cards it drew). Never shown to anyone else, not even after the end.
+    - ``public_action``: what other seats and spectators may see of the action itself;
+      ``None`` when the action is public as it is. The acting seat always sees its action.
+    - ``full_text``: the sentence for everyone once the game is over (a pick kept secret
+      until then); ``None`` means ``text`` stays the public sentence for ever.
+    """
+
+    state: S
+    text: str
+    private: Mapping[int, str] = field(default_factory=dict)
+    public_action: Action | None = None
+    full_text: str | None = None
+
+    @property
+    def secret(self) -> bool:
+        """Whether others may not see the action as it was made."""
+        return self.public_action is not None
+
+
 class Rules(ABC, Generic[S]):
     """One rule set (one game, one version).
 
     Several seats may be asked to act at once (``to_act`` returns them all); a rule set that
     needs randomness during play keeps a ``random.Random`` state inside its game state and
-    serialises it in ``dump``.
+    serialises it in ``dump``. The class attributes declare what the platform needs to know
+    so that nothing outside the rule set's own folders has to name it.
     """
 
     id: str
@@ -96,6 +137,19 @@ class Rules(ABC, Generic[S]):
     title: str
     min_players: int
     max_players: int
+    # The options ``new_game`` accepts, with what the platform must know of each.
+    options: tuple[OptionInfo, ...] = ()
+    # True when several seats may owe a decision at the same time (secret picks, challenges).
+    simultaneous: bool = False
+    # True when actions draw from the game's generator during play (dice, draws).
+    chance_in_play: bool = False
+    # Seat colours in seat order; a rule set whose colours are drawn at setup says so in its
+    # view (``view["colours"]``) and uses these only before the game starts.
+    colours: tuple[str, ...] = SEAT_COLOURS
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        return tuple(range(self.min_players, self.max_players + 1))
 
     @abstractmethod
     def new_game(self, players: int, seed: int | str, options: dict[str, Any] | None = None) -> S:
@@ -110,16 +164,29 @@ class Rules(ABC, Generic[S]):
         """Every legal action of ``seat``, each once, in a deterministic order."""
 
     @abstractmethod
+    def step(self, state: S, seat: int, action: Action) -> Step[S]:
+        """Validate and perform ``action`` once: the new state and what happened, per
+        audience (sentences worded from the state before the action). Raises
+        ``IllegalAction`` with a sentence for the player."""
+
     def apply(self, state: S, seat: int, action: Action) -> S:
         """The state after ``seat`` plays ``action``; raises ``IllegalAction``."""
+        return self.step(state, seat, action).state
+
+    def forced_action(self, state: S, seat: int) -> Action | None:
+        """The action the service makes at once for ``seat`` because it is the seat's only
+        legal one and the rules say it is taken without asking (a pass, a skip); ``None``
+        otherwise. Rule sets answer this without building the whole legal list."""
+        return None
+
+    def evaluate(self, state: S, seat: int) -> float | None:
+        """How good ``state`` is for ``seat`` (higher is better), for the greedy bot;
+        ``None`` when the rule set has no evaluation (the greedy bot then plays at random)."""
+        return None
 
     @abstractmethod
     def view(self, state: S, seat: int | None) -> dict[str, JSON]:
         """What ``seat`` (``None``: a spectator) may see, as JSON."""
-
-    @abstractmethod
-    def describe(self, state: S, seat: int, action: Action) -> str:
-        """One sentence for the game log, worded from the state before the action."""
 
     @abstractmethod
     def result(self, state: S) -> dict[str, list[int]] | None:
@@ -141,7 +208,11 @@ class Rules(ABC, Generic[S]):
         return self.result(state) is not None
 
     def seat_colours(self, players: int) -> list[str]:
-        return list(SEAT_COLOURS[:players])
+        return list(self.colours[:players])
+
+    def seat_name(self, seat: int) -> str:
+        """A seat as players read it ("Red")."""
+        return self.colours[seat].capitalize()
 
 
 RngState = tuple[Any, ...]

@@ -72,8 +72,9 @@ def play_game(
     while not rules.is_finished(state):
         seat = rules.to_act(state)[0]
         action = choose_action(rules, state, seat, bots[seat], rng)
-        moves.append((seat, action, rules.describe(state, seat, action)))
-        state = rules.apply(state, seat, action)
+        step = rules.step(state, seat, action)
+        moves.append((seat, action, step.text))
+        state = step.state
     return state, moves
 
 

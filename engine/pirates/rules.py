@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.base import JSON, Action, Rules
+from engine.base import JSON, Action, OptionInfo, Rules, Step
 from engine.errors import InvalidOptions
 from engine.pirates import legal, play, scoring, serial
 from engine.pirates.actions import check
@@ -35,6 +35,13 @@ class PiratesRules(Rules[PiratesState]):
     title = "Pirates (2021)"
     min_players = 3
     max_players = 5
+    options = (
+        OptionInfo("card_set", "The card set: a bundled one by id, or a whole card-set object."),
+        OptionInfo(
+            "deck", "Every card id, top first, instead of the shuffle.", secret=True, fixes_chance=True
+        ),
+        OptionInfo("first_seat", "The seat to start, instead of the draw.", secret=True, fixes_chance=True),
+    )
 
     def new_game(self, players: int, seed: int | str, options: dict[str, Any] | None = None) -> PiratesState:
         if type(players) is not int or not self.min_players <= players <= self.max_players:
@@ -87,6 +94,10 @@ class PiratesRules(Rules[PiratesState]):
 
     def legal_actions(self, state: PiratesState, seat: int) -> list[Action]:
         return legal.legal_actions(state, seat)
+
+    def step(self, state: PiratesState, seat: int, action: Action) -> Step[PiratesState]:
+        new_state = play.perform(state, seat, check(state, seat, action))
+        return Step(new_state, describe(state, seat, action))
 
     def apply(self, state: PiratesState, seat: int, action: Action) -> PiratesState:
         return play.perform(state, seat, check(state, seat, action))

@@ -66,10 +66,10 @@ def record(
     """Validate ``action`` with the engine and append it. Caller holds the game lock."""
     rules = rules_for(game)
     try:
-        new_state = rules.apply(state, seat, action)
+        step = rules.step(state, seat, action)
     except engine.IllegalAction as exc:
         raise IllegalMove(str(exc)) from None
-    text = rules.describe(state, seat, action)
+    new_state, text = step.state, step.text
     try:
         # No savepoint (two round trips per move): a failed insert leaves the caller's
         # transaction unusable, and the StaleSeq raised here rolls all of it back anyway.
