@@ -42,6 +42,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from games import eventlog
+from games.eventlog import Viewer
 from games.links import login_url
 from games.models import Event, Game, Invitation, Notification, PlayerProfile, Seat
 
@@ -128,11 +130,9 @@ def replay_url(user: User, game: Game) -> str:
     return login_url(user, f"/games/{game.pk}/replay/")
 
 
-def event_text(event: Event) -> str:
-    if event.kind == Event.Kind.GAME_STARTED:
-        return f"The game started with {event.payload.get('players', '?')} players."
-    text = event.payload.get("text")
-    return text if isinstance(text, str) else ""
+def event_text(event: Event, game: Game, position: int | None) -> str:
+    """The event's sentence as the seat at ``position`` (None: a spectator) may read it."""
+    return eventlog.text_for(event, Viewer(seat=position, game_over=game.is_over))
 
 
 def last_own_move(game: Game, position: int) -> int:
@@ -147,12 +147,13 @@ class Summary:
     earlier: int  # how many older sentences were left out
 
 
-def summary(game: Game, *, after: int, upto: int) -> Summary:
-    """The log sentences of events ``after`` < seq <= ``upto``, the latest ``MAX_SENTENCES``."""
+def summary(game: Game, *, after: int, upto: int, position: int | None) -> Summary:
+    """The log sentences of events ``after`` < seq <= ``upto``, the latest ``MAX_SENTENCES``,
+    as the seat at ``position`` may read them."""
     events = Event.objects.filter(game=game, seq__gt=after, seq__lte=upto)
     total = events.count()
     latest = list(events.order_by("-seq")[:MAX_SENTENCES])
-    sentences = [text for text in (event_text(e) for e in reversed(latest)) if text]
+    sentences = [text for text in (event_text(e, game, position) for e in reversed(latest)) if text]
     return Summary(sentences, max(total - len(latest), 0))
 
 
@@ -167,7 +168,7 @@ def _game_context(
         "game": game,
         "game_name": game.display_name,
         "game_url": game_url(user, game),
-        "summary": summary(game, after=after, upto=upto),
+        "summary": summary(game, after=after, upto=upto, position=position),
         "deadline": _local(user, game.deadline),
     }
 
@@ -333,7 +334,7 @@ def send_timeout_emails(*, game_id: int, seq: int) -> int:
             **_game_context(user, game, seat.position, game.seq),
             "late_player": late_label,
             "is_you": seat.position == event.seat,
-            "move": event_text(event),
+            "move": event_text(event, game, seat.position),
         }
         who = "you" if context["is_you"] else late_label
         subject = f"Timeout in {game.display_name}: {who} ran out of time"

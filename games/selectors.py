@@ -13,7 +13,8 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 
-from games import rows
+from games import eventlog, rows
+from games.eventlog import Viewer
 from games.models import Event, Game, Seat
 from games.services.errors import Forbidden, InvalidInput, NotFound
 from games.services.state import load_state, rules_for
@@ -131,35 +132,17 @@ def open_public_games(user: AnyUser | None) -> QuerySet[Game]:
     return games.order_by("-created_at")
 
 
-def _event_row(event: Event, reveal_seed: bool) -> dict[str, Any]:
-    if event.kind == Event.Kind.GAME_STARTED:
-        payload = event.payload
-        text = f"The game started with {payload['players']} players."
-        return {
-            "seq": event.seq,
-            "kind": event.kind,
-            "seat": None,
-            "actor": event.actor,
-            "action": None,
-            "text": text,
-            "created_at": event.created_at,
-            "seed": payload.get("seed") if reveal_seed else None,
-        }
-    return {
-        "seq": event.seq,
-        "kind": event.kind,
-        "seat": event.seat,
-        "actor": event.actor,
-        "action": event.action,
-        "text": event.payload.get("text", ""),
-        "created_at": event.created_at,
-    }
+def log_viewer(game: Game, user: AnyUser | None, seats: list[Seat] | None = None) -> Viewer:
+    """Whose eyes the log is shaped for: the user's seat (if any) and whether the game is over."""
+    seat = user_seat(game, user, seats)
+    return Viewer(seat=seat.position if seat is not None else None, game_over=game.is_over)
 
 
 def events_for(game: Game, user: AnyUser | None, after: int = 0, limit: int = 1000) -> list[dict[str, Any]]:
-    """Log entries after ``after``, each with only what the caller may see."""
+    """Log entries after ``after``, each shaped for the caller (``games.eventlog``)."""
+    viewer = log_viewer(game, user)
     events = Event.objects.filter(game=game, seq__gt=after).order_by("seq")[:limit]
-    return [_event_row(event, reveal_seed=game.is_over) for event in events]
+    return [eventlog.shape(event, viewer) for event in events]
 
 
 @dataclass(frozen=True)
@@ -190,9 +173,8 @@ def replay_frame(game: Game, user: AnyUser | None, seq: object) -> ReplayFrame:
     rules = rules_for(game)
     state = load_state(game, seq)
     event = Event.objects.get(game=game, seq=seq)
-    return ReplayFrame(
-        seq=seq, last_seq=last, view=rules.view(state, seat), text=_event_row(event, False)["text"], seat=seat
-    )
+    text = eventlog.text_for(event, Viewer(seat=seat, game_over=game.is_over))
+    return ReplayFrame(seq=seq, last_seq=last, view=rules.view(state, seat), text=text, seat=seat)
 
 
 def export_rows(game: Game) -> list[dict[str, Any]]:

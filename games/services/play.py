@@ -20,7 +20,7 @@ from django.utils import timezone
 
 import engine
 from engine.bots import choose_action
-from games import rows, side_effects
+from games import eventlog, rows, side_effects
 from games.models import Event, Game, Seat
 from games.services.errors import Conflict, Forbidden, IllegalMove, InvalidInput, NotFound, StaleSeq
 from games.services.state import cache_put, load_state, rules_for, write_snapshot
@@ -69,7 +69,7 @@ def record(
         step = rules.step(state, seat, action)
     except engine.IllegalAction as exc:
         raise IllegalMove(str(exc)) from None
-    new_state, text = step.state, step.text
+    new_state = step.state
     try:
         # No savepoint (two round trips per move): a failed insert leaves the caller's
         # transaction unusable, and the StaleSeq raised here rolls all of it back anyway.
@@ -79,7 +79,7 @@ def record(
                 seq=game.seq + 1,
                 kind=kind,
                 seat=seat,
-                payload={"action": action, "text": text},
+                payload=eventlog.payload(step, action),
                 actor=actor,
                 idempotency_key=idempotency_key,
             )
