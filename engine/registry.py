@@ -15,6 +15,11 @@ def register(rules: Rules[Any]) -> None:
     _RULES.setdefault(rules.id, {})[rules.version] = rules
 
 
+def unregister(rules_id: str) -> None:
+    """Forget every version of a rule set (for tests that register one of their own)."""
+    _RULES.pop(rules_id, None)
+
+
 register(PiratesRules())
 
 

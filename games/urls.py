@@ -32,5 +32,6 @@ urlpatterns = [
     path("games/<int:game_id>/replay/", replay.replay, name="replay"),
     path("games/<int:game_id>/replay/<int:seq>/", replay.replay_frame, name="replay-frame"),
     path("invite/<str:token>/", lobby.invite, name="invite"),
+    path("rules/", rules.rules_index, name="rules-index"),
     path("rules/<slug:rules_id>/", rules.rules, name="rules"),
 ]

@@ -1,4 +1,5 @@
-"""The replay viewer: a slider over the log, one board per seq, and a chart of ducats."""
+"""The replay viewer: a slider over the log, one board per seq, and a chart of what the
+rule set's table plots per seat (ducats for Pirates)."""
 
 from __future__ import annotations
 
@@ -12,25 +13,34 @@ from django.views.decorators.http import require_GET
 from games import selectors, services
 from games.models import Event, Game
 from games.services.state import apply_events, load_state, rules_for
-from games.views.presenters import board, seat_names, treasury_chart
+from games.tables import Table, table_for
+from games.tables.base import seat_names
+from games.views.charts import line_chart
 from games.views.table import _game_or_404
 
 
-def _treasuries(game: Game, seat: int | None, last: int) -> list[list[int]]:
-    """Each seat's treasury after every event 1..last, as the replay's seat would see it."""
+def _series(game: Game, table: Table, seat: int | None, last: int) -> list[list[int]]:
+    """What the table plots for each seat after every event 1..last, as the replay's seat
+    would see it (a value the table leaves out counts as 0)."""
     rules = rules_for(game)
     state = load_state(game, 1)
-    series = [[s["treasury"] for s in rules.view(state, seat)["seats"]]]
+
+    def row(view: dict[str, Any]) -> list[int]:
+        return [table.chart_value(view, s) or 0 for s in range(game.players)]
+
+    series = [row(rules.view(state, seat))]
     for event in Event.objects.filter(game=game, seq__gt=1, seq__lte=last).order_by("seq"):
         state = apply_events(rules, state, [event])
-        series.append([s["treasury"] for s in rules.view(state, seat)["seats"]])
+        series.append(row(rules.view(state, seat)))
     return series
 
 
 def _frame_context(request: HttpRequest, game: Game, seq: int) -> dict[str, Any]:
     frame = selectors.replay_frame(game, request.user, seq)
     summary = selectors.seats_summary(game)
-    return {"game": game, "frame": frame, "board": board(frame.view, summary), "replay": True}
+    table = table_for(game.rules_id)
+    return {"game": game, "frame": frame, "board": table.board(frame.view, summary), "replay": True,
+            "table": table}
 
 
 @require_GET
@@ -50,7 +60,10 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         {
             "last": last,
             "viewer_seat": seat,
-            "chart": treasury_chart(_treasuries(game, seat, last), colours, names),
+            "chart": line_chart(
+                _series(game, context["table"], seat, last), colours, names,
+                title=context["table"].chart_title, unit=context["table"].chart_unit,
+            ),
         }
     )
     return render(request, "games/replay.html", context)

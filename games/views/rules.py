@@ -1,26 +1,32 @@
-"""The rules of each rule set, with every clarification, rendered from games/rules_docs/."""
+"""The rules of each rule set for players, from its table plugin's rules document, and an
+index of every game the site plays."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 import engine
+from games.tables import table_for
 
-DOCS = Path(__file__).resolve().parent.parent / "rules_docs"
+
+@require_GET
+def rules_index(request: HttpRequest) -> HttpResponse:
+    games = []
+    for rules_id, title in engine.available_rules():
+        rules = engine.get_rules(rules_id)
+        counts = rules.player_counts
+        games.append({"id": rules_id, "title": title, "players": f"{counts[0]}–{counts[-1]}"})
+    return render(request, "games/rules_index.html", {"games": games})
 
 
 @require_GET
 def rules(request: HttpRequest, rules_id: str) -> HttpResponse:
     titles = dict(engine.available_rules())
-    path = DOCS / f"{rules_id}.md"
-    if rules_id not in titles or not path.is_file():
+    if rules_id not in titles:
         raise Http404("No rules page for that game.")
-    return render(
-        request,
-        "games/rules.html",
-        {"title": titles[rules_id], "source": path.read_text("utf-8"), "rules_id": rules_id},
-    )
+    doc = table_for(rules_id).rules_doc
+    source = doc.read_text("utf-8") if doc is not None and doc.is_file() else ""
+    context = {"title": titles[rules_id], "source": source, "rules_id": rules_id}
+    return render(request, "games/rules.html", context)

@@ -16,8 +16,9 @@ from django.views.decorators.http import require_GET, require_POST
 from games import selectors, services
 from games.forms import InviteForm
 from games.models import Game
+from games.tables import table_for
+from games.tables.base import colour_name, seat_names
 from games.views.accounts import current_user
-from games.views.presenters import board, move_steps, seat_names
 
 LOG_ROWS = 40
 
@@ -36,6 +37,7 @@ def version_of(game: Game) -> str:
 
 def table_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     detail = selectors.game_detail(game, request.user)
+    table = table_for(game.rules_id)
     user_id = request.user.pk if request.user.is_authenticated else None
     has_seat = selectors.user_seat(game, request.user) is not None
     context: dict[str, Any] = {
@@ -47,13 +49,20 @@ def table_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "free_seats": game.players - len(detail["seats"]),
         "names": seat_names(detail["seats"]),
         "invite_form": InviteForm(),
+        "table": table,
     }
     if detail["view"] is not None:
-        context["board"] = board(detail["view"], detail["seats"])
+        context["board"] = table.board(detail["view"], detail["seats"])
+        colours = list(detail["view"].get("colours") or [])
+        context["waiting_for"] = [
+            {"name": context["names"].get(s, f"Seat {s}"), "colour": colours[s] if s < len(colours) else "",
+             "colour_name": colour_name(colours, s)}
+            for s in detail["to_act"]
+        ]
         log = selectors.events_for(game, request.user, after=max(0, game.seq - LOG_ROWS))
         context["log"] = list(reversed(log))
     if detail["legal_actions"]:
-        context["steps"] = move_steps(detail["legal_actions"], detail["view"])
+        context["steps"] = table.controls(detail["legal_actions"], detail["view"])
     return context
 
 

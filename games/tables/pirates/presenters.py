@@ -1,4 +1,4 @@
-"""Shaping the engine's ``view`` and ``legal_actions`` for the templates.
+"""Shaping the Pirates engine's ``view`` and ``legal_actions`` for its table templates.
 
 Nothing here decides what is legal: the move controls are built only from ``legal_actions``
 (grouped into party → what to do → booty), and every button carries one of them verbatim.
@@ -10,6 +10,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.tables.base import Move, MoveGroup, colour_name, seat_names
+
 # Only symbols that common system fonts carry (no colour-emoji font is assumed).
 BOOTY_ICONS = {"saber": "⚔", "rum": "", "relics": "", "chest": "", "wheel": "☸", "anchor": "⚓"}
 END_REASONS = {
@@ -20,23 +22,9 @@ END_REASONS = {
 KIND_LABELS = {"ship": "Ship", "ruins": "Lost ruins", "monster": "Sea monster"}
 
 
-def colour_name(colours: list[str], seat: int) -> str:
-    return colours[seat].capitalize() if 0 <= seat < len(colours) else f"Seat {seat}"
-
-
 def pirate_label(colours: list[str], pirate_id: str) -> str:
     seat_text, _, value = pirate_id.partition(".")
     return f"{colour_name(colours, int(seat_text))} {'?' if value == 'Q' else value}"
-
-
-def seat_names(seats_summary: list[dict[str, Any]]) -> dict[int, str]:
-    names: dict[int, str] = {}
-    for seat in seats_summary:
-        if seat.get("user"):
-            names[seat["seat"]] = seat["user"] + (" (bot)" if seat.get("bot") else "")
-        else:
-            names[seat["seat"]] = f"{(seat.get('bot') or 'greedy').capitalize()} bot"
-    return names
 
 
 def _card(card: dict[str, Any] | None, slot: int) -> dict[str, Any]:
@@ -265,43 +253,15 @@ def move_steps(legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> lis
     return list(steps.values())
 
 
-def treasury_chart(series: list[list[int]], colours: list[str], names: dict[int, str]) -> dict[str, Any]:
-    """An SVG line chart of each seat's ducats per frame: coordinates for ``games/_chart.html``."""
-    width, height, left, bottom, top, right = 640, 220, 36, 22, 10, 10
-    frames = len(series)
-    top_value = max([max(row) for row in series if row] + [10])
-    step = 10 if top_value <= 60 else 25 if top_value <= 150 else 50
-    top_value = ((top_value + step - 1) // step) * step
-
-    def x(i: int) -> float:
-        return left + (width - left - right) * (i / max(frames - 1, 1))
-
-    def y(value: int) -> float:
-        return top + (height - top - bottom) * (1 - value / top_value)
-
-    players = len(series[0]) if series else 0
-    lines = []
-    for seat in range(players):
-        points = " ".join(f"{x(i):.1f},{y(row[seat]):.1f}" for i, row in enumerate(series))
-        lines.append(
-            {
-                "seat": seat,
-                "colour": colours[seat],
-                "name": names.get(seat, ""),
-                "points": points,
-                "last": series[-1][seat] if series else 0,
-            }
-        )
-    ticks = [{"value": v, "y": f"{y(v):.1f}"} for v in range(0, top_value + 1, step)]
-    return {
-        "width": width,
-        "height": height,
-        "left": left,
-        "right": width - right,
-        "bottom": height - bottom,
-        "top": top,
-        "lines": lines,
-        "ticks": ticks,
-        "frames": frames,
-        "xs": [f"{x(i):.1f}" for i in range(frames)],
-    }
+def move_groups(legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> list[MoveGroup]:
+    """The move controls flattened for places without steps (emails): one group per party,
+    each move labelled with what it does and, where there is a choice, the booty."""
+    groups = []
+    for step in move_steps(legal_actions, view):
+        group = MoveGroup(key=step.key, label=step.label, hint=step.hint)
+        for option in step.options:
+            for choice in option.choices:
+                label = option.label if len(option.choices) == 1 else f"{option.label}: {choice.label}"
+                group.moves.append(Move(label, choice.action, choice.index))
+        groups.append(group)
+    return groups

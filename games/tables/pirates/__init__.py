@@ -1,0 +1,36 @@
+"""The table of Pirates (2021): the display, parties and booty, the three-step move controls
+(party, what to do, booty), the scoring breakdown, and a replay chart of ducats."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from games.tables.base import MoveGroup, Table
+from games.tables.pirates.presenters import board, move_groups, move_steps
+
+
+class PiratesTable(Table):
+    rules_id = "pirates"
+    board_template = "tables/pirates/board.html"
+    controls_template = "tables/pirates/controls.html"
+    stylesheet = "tables/pirates/table.css"
+    move_hint = "choose a party, then what to do with it."
+    chart_title = "Ducats over time"
+    chart_unit = "ducats"
+    rules_doc = Path(__file__).resolve().parent / "rules.md"
+
+    def board(self, view: dict[str, Any], seats_summary: list[dict[str, Any]]) -> dict[str, Any]:
+        return board(view, seats_summary)
+
+    def controls(self, legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> list[Any]:
+        return move_steps(legal_actions, view)
+
+    def move_groups(self, legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> list[MoveGroup]:
+        return move_groups(legal_actions, view)
+
+    def chart_value(self, view: dict[str, Any], seat: int) -> int | None:
+        return int(view["seats"][seat]["treasury"])
+
+
+TABLE = PiratesTable()
