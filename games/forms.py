@@ -72,10 +72,10 @@ MOVE_TIME_CHOICES = [
 class GameCreateForm(forms.Form):
     title = forms.CharField(max_length=100, required=False, label="Name (optional)")
     rules = forms.ChoiceField(label="Game", choices=())
-    players = forms.TypedChoiceField(coerce=int, choices=[(n, str(n)) for n in (3, 4, 5)], initial=3)
+    players = forms.TypedChoiceField(coerce=int, choices=(), initial=3)
     bot_seats = forms.TypedChoiceField(
         coerce=int,
-        choices=[(n, str(n)) for n in range(5)],
+        choices=(),
         initial=0,
         label="Bot seats",
         help_text="Seats played by the computer; the rest are for people.",
@@ -99,7 +99,15 @@ class GameCreateForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["rules"].choices = list(engine.available_rules())  # type: ignore[attr-defined]
+        # Every count some rule set takes; the service checks the chosen game's own range.
+        games = [engine.get_rules(rules_id) for rules_id, _title in engine.available_rules()]
+        counts = sorted({n for rules in games for n in rules.player_counts})
+        self.fields["rules"].choices = [  # type: ignore[attr-defined]
+            (rules.id, f"{rules.title} ({rules.player_counts[0]}–{rules.player_counts[-1]} players)")
+            for rules in games
+        ]
+        self.fields["players"].choices = [(n, str(n)) for n in counts]  # type: ignore[attr-defined]
+        self.fields["bot_seats"].choices = [(n, str(n)) for n in range(max(counts))]  # type: ignore[attr-defined]
 
     def move_timedelta(self) -> timedelta:
         return timedelta(hours=int(self.cleaned_data["move_time"].rstrip("h")))
