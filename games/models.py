@@ -78,6 +78,16 @@ class Game(models.Model):
         return self.title or f"Game #{self.pk}"
 
     @property
+    def rules_title(self) -> str:
+        """The name of the game this is a game of ("Pirates (2021)")."""
+        import engine
+
+        try:
+            return engine.get_rules(self.rules_id, self.rules_version).title
+        except engine.UnknownRules:
+            return self.rules_id
+
+    @property
     def is_running(self) -> bool:
         return self.status == self.Status.ACTIVE
 
