@@ -52,9 +52,13 @@ def _boarding(state: ClassicState, seat: int, party: Party, outcome: Boarding) -
     paid: dict[int, int] = {}
     for paid_seat, amount in outcome.payments:
         paid[paid_seat] = paid.get(paid_seat, 0) + amount
-    text += ", pays " + ", ".join(f"{seat_name(s)} {paid[s]}" for s in sorted(paid))
+    text += (
+        f", pays {_ducats(outcome.pay)} ("
+        + ", ".join(f"{seat_name(s)} {paid[s]}" for s in sorted(paid))
+        + ")"
+    )
     if outcome.from_supply:
-        text += f" ({_ducats(outcome.from_supply)} of it from the supply)"
+        text += f", {outcome.from_supply} of them from the supply"
     return text
 
 
