@@ -86,7 +86,7 @@ def check(state: ClassicState, seat: Any, action: Any) -> Decision:
         raise IllegalAction(f"It is {seat_name(state.active)}'s turn, not {seat_name(seat)}'s")
     pending = waiting(state)
     if pending:
-        raise IllegalAction(f"{names(pending)} must first say whether they challenge you (C-MUT-2)")
+        raise IllegalAction(f"{names(pending)} must first say whether they challenge you")
     if kind == "move":
         return _move(state, seat, action)
     if kind == "board":
@@ -142,7 +142,7 @@ def _move(state: ClassicState, seat: int, action: dict[str, Any]) -> MoveStack:
 
 def _forced_message(captains: list[int]) -> str:
     stacks = " or ".join(f"the stack led by {pirate_name(c)}" for c in captains)
-    return f"You were challenged: you must board a ship with {stacks} (C-MUT-3)"
+    return f"You were challenged: you must board a ship with {stacks}"
 
 
 def _board(state: ClassicState, seat: int, action: dict[str, Any]) -> Board:

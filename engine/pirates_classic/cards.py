@@ -153,7 +153,11 @@ def _ships_problems(ships: Any) -> list[str]:
         booty = ship.get("booty")
         if "booty" not in ship:
             continue
-        if not isinstance(booty, list) or not 1 <= len(booty) <= 2 or not all(b in KIND_INDEX for b in booty):
+        if (
+            not isinstance(booty, list)
+            or not 1 <= len(booty) <= 2
+            or not all(isinstance(b, str) and b in KIND_INDEX for b in booty)
+        ):
             problems.append(f"{label}: booty must list one or two of " + ", ".join(KINDS))
             continue
         for kind in booty:

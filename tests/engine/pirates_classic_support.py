@@ -109,7 +109,9 @@ def booty_of(state: ClassicState, seat: int) -> dict[str, int]:
 
 def greedy(state: ClassicState, seat: int, rng: random.Random) -> dict[str, Any]:
     """The greedy bot: the action after which rules.evaluate is highest (ties at random)."""
-    scored = [(RULES.evaluate(RULES.apply(state, seat, a), seat), a) for a in RULES.legal_actions(state, seat)]
+    scored = [
+        (RULES.evaluate(RULES.apply(state, seat, a), seat), a) for a in RULES.legal_actions(state, seat)
+    ]
     best = max(value for value, _ in scored)
     return rng.choice([a for value, a in scored if value == best])
 

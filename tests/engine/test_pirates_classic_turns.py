@@ -148,7 +148,9 @@ def test_c_turn_1_a_full_round_of_skips_ends_the_game() -> None:
         assert RULES.forced_action(state, seat) == {"type": "skip"}
         step = RULES.step(state, seat, {"type": "skip"})
         state = step.state
-    assert step.text == "Green can neither move nor board and skips; after a full round of skips the game ends."
+    assert (
+        step.text == "Green can neither move nor board and skips; after a full round of skips the game ends."
+    )
     assert RULES.view(state, None)["end_reason"] == "full_round_of_skips"
     assert RULES.result(state) == {"scores": [3, 9, 4], "winners": [1]}
     assert RULES.to_act(state) == [] and RULES.forced_action(state, 0) is None
@@ -163,7 +165,9 @@ def test_c_turn_1_a_move_or_boarding_breaks_the_run_of_skips() -> None:
 
 def test_c_turn_1_challenge_answers_neither_count_towards_nor_break_a_run_of_skips() -> None:
     """C-TURN-1: a decline or a challenge leaves the run of skips as it was."""
-    state = situation(parties=[["1.2", "0.2", "0.3", "0.4"]], display=["C08", "C01", "C02"], active=1, skips=2)
+    state = situation(
+        parties=[["1.2", "0.2", "0.3", "0.4"]], display=["C08", "C01", "C02"], active=1, skips=2
+    )
     assert RULES.to_act(state) == [0]
     after = RULES.apply(state, 0, {"type": "decline"})
     assert after.skips == 2 and not after.end
