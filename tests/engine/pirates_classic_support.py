@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +48,7 @@ def situation(
     players: int = 4,
     *,
     parties: list[list[str]] | None = None,
-    display: list[str | None] | None = None,
+    display: Sequence[str | None] | None = None,
     deck_rest: list[str] | None = None,
     treasury: list[int] | None = None,
     booty: dict[int, dict[str, int]] | None = None,
@@ -68,7 +69,7 @@ def situation(
     ships = base.card_set
     listed = [tuple(PIRATE_INDEX[p] for p in party) for party in parties or []]
     used = {p for party in listed for p in party}
-    singles = [(p,) for p in range(players * PIRATES_PER_SEAT) if p not in used]
+    singles: list[tuple[int, ...]] = [(p,) for p in range(players * PIRATES_PER_SEAT) if p not in used]
     all_parties = tuple(sorted(listed + singles))
     hoards = [[0] * len(KINDS) for _ in range(players)]
     for seat, kinds in (booty or {}).items():
@@ -161,7 +162,7 @@ def corpus_log(players: int, seed: str, bots: list[str]) -> str:
 CORPUS_GAMES: dict[int, tuple[str, list[str]]] = {
     3: ("classic-corpus-3", ["greedy", "random", "random"]),
     4: ("classic-corpus-4", ["random", "greedy", "random", "greedy"]),
-    5: ("classic-corpus-5", ["random", "random", "greedy", "random", "random"]),
+    5: ("classic-corpus-5-1", ["random", "random", "greedy", "random", "random"]),
 }
 
 

@@ -116,9 +116,9 @@ def test_c_board_3_a_stack_of_the_captains_own_pirates_pays_nobody() -> None:
     step = RULES.step(state, 0, board("0.3", "C04", "dagger"))
     assert step.state.treasury == (23, 10, 10, 10)
     assert booty_of(step.state, 0) == {"dagger": 1, "rum": 1}
-    assert (
-        step.text
-        == "Red boards the Barque Fortune with 3 pirates: 13 ducats and dagger, Red's mate gets rum, pays nobody."
+    assert step.text == (
+        "Red boards the Barque Fortune with 3 pirates: 13 ducats and dagger, Red's mate gets rum, "
+        "pays nobody."
     )
 
 

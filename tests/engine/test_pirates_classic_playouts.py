@@ -219,7 +219,7 @@ def test_load_refuses_broken_snapshots() -> None:
         {**dumped, "parties": [["0.2", "0.3", "0.4", "0.5", "0.Q", "1.2", "1.3", "1.4", "1.5", "1.Q"]]},
         {**dumped, "parties": [[1], *dumped["parties"][1:]]},
         {**dumped, "treasury": [-1, 10, 10, 10]},
-        {**dumped, "booty": [[7, 0, 0, 0]] + dumped["booty"][1:]},
+        {**dumped, "booty": [[7, 0, 0, 0], *dumped["booty"][1:]]},
         {**dumped, "booty": [[3, 0, 0, 0]] * 4},
         {**dumped, "deck": dumped["deck"][1:]},
         {**dumped, "display": ["C99", None, None]},

@@ -50,7 +50,7 @@ def test_c_set_1_three_to_five_players_each_with_five_pirates_and_ten_ducats() -
 def test_c_set_1_pirates_of_unused_colours_are_out_of_the_game() -> None:
     """C-SET-1: in a 3-player game there is no Yellow or Black pirate."""
     state = game(3)
-    with pytest.raises(IllegalAction, match="There is no pirate '3.2' in this game"):
+    with pytest.raises(IllegalAction, match=r"There is no pirate '3\.2' in this game"):
         RULES.apply(state, 0, {"type": "move", "party": "0.2", "onto": "3.2"})
     assert "3.2" not in str(RULES.view(state, None)["stacks"])
 
