@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 
 from engine.base import seat_name
 from engine.errors import IllegalAction
+from engine.pirates.actions import action_type
 from engine.pirates.state import MAX_PARTY, PIRATE_INDEX, PIRATES_PER_SEAT, pirate_name
 from engine.pirates_classic.cards import ShipSet
 from engine.pirates_classic.legal import has_move
@@ -69,17 +70,7 @@ def check(state: ClassicState, seat: Any, action: Any) -> Decision:
         raise IllegalAction(f"There is no seat {seat!r} in this game")
     if state.end:
         raise IllegalAction("The game is over")
-    if not isinstance(action, dict):  # a FrozenAction from legal_actions is a dict too
-        raise IllegalAction("An action must be a JSON object")
-    kind = action.get("type")
-    keys = _KEYS.get(kind) if type(kind) is str else None
-    if keys is None:
-        raise IllegalAction("type must be one of: " + ", ".join(_KEYS))
-    if action.keys() != keys:
-        extra = sorted(map(str, action.keys() - keys))
-        if extra:
-            raise IllegalAction(f"A {kind} action has no {', '.join(extra)}")
-        raise IllegalAction(f"A {kind} action needs " + ", ".join(sorted(keys - action.keys())))
+    kind = action_type(action, _KEYS)
     if kind == "challenge" or kind == "decline":
         return _answer(state, seat, action)
     if seat != state.active:

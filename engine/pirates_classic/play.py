@@ -10,6 +10,7 @@ from __future__ import annotations
 from bisect import insort
 from typing import NamedTuple
 
+from engine.pirates.play import assembled
 from engine.pirates.state import PIRATE_VALUE, PIRATES_PER_SEAT, Party
 from engine.pirates_classic.actions import Board, Challenge, Decision, Decline, MoveStack
 from engine.pirates_classic.state import (
@@ -104,14 +105,9 @@ def _turn(
 
 def perform(state: ClassicState, seat: int, decision: Decision) -> Outcome:
     if isinstance(decision, MoveStack):  # C-MOVE-1, P-ASM-1
-        parties = list(state.parties)
-        joined = parties[decision.party] + parties[decision.onto]
-        if decision.party > decision.onto:
-            del parties[decision.party], parties[decision.onto]
-        else:
-            del parties[decision.onto], parties[decision.party]
-        insort(parties, joined)  # the rest stay sorted by captain
-        return Outcome(_turn(state, tuple(parties), state.display, 0, ""))
+        return Outcome(
+            _turn(state, assembled(state.parties, decision.party, decision.onto), state.display, 0, "")
+        )
     if isinstance(decision, Board):
         return _board(state, seat, decision)
     if isinstance(decision, Challenge | Decline):  # C-MUT-2: the turn has not begun yet

@@ -3,31 +3,19 @@ this package. The rules are games/rules_docs/pirates-classic.md (rule ids C-…)
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from engine.base import JSON, Action, OptionInfo, Rules, Step
-from engine.errors import InvalidOptions
+from engine.pirates.rules import check_new_game, deal
 from engine.pirates.state import PIRATES_PER_SEAT
 from engine.pirates_classic import legal, play, scoring, serial
 from engine.pirates_classic.actions import check
-from engine.pirates_classic.cards import KINDS, ShipSet, resolve_ship_set
+from engine.pirates_classic.cards import KINDS, resolve_ship_set
 from engine.pirates_classic.describe import sentence
 from engine.pirates_classic.state import DISPLAY_SPACES, EMPTY, NOT_ASKED, START_DUCATS, ClassicState, waiting
 from engine.pirates_classic.view import view
 
 OPTIONS = ("card_set", "deck", "first_seat")
-
-
-def _deck(ship_set: ShipSet, value: Any) -> list[int]:
-    if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
-        raise InvalidOptions("deck must be a list of ship ids, top first")
-    unknown = [s for s in value if s not in ship_set.index]
-    if unknown:
-        raise InvalidOptions(f"deck: unknown ship ids {', '.join(unknown)} (card set {ship_set.id!r})")
-    if sorted(value) != sorted(ship_set.ids):
-        raise InvalidOptions(f"deck must list each of the {len(ship_set)} ships exactly once")
-    return [ship_set.index[s] for s in value]
 
 
 class PiratesClassicRules(Rules[ClassicState]):
@@ -47,31 +35,10 @@ class PiratesClassicRules(Rules[ClassicState]):
     chance_in_play = False  # the shuffle and the first seat are drawn at setup only
 
     def new_game(self, players: int, seed: int | str, options: dict[str, Any] | None = None) -> ClassicState:
-        if type(players) is not int or not self.min_players <= players <= self.max_players:
-            raise InvalidOptions(
-                f"Pirates (classic) is for {self.min_players} to {self.max_players} players, not {players!r}"
-            )
-        if type(seed) not in (int, str):
-            raise InvalidOptions("seed must be a whole number or a string")
-        options = {} if options is None else options
-        if not isinstance(options, dict):
-            raise InvalidOptions("options must be an object")
-        unknown = sorted(map(str, set(options) - set(OPTIONS)))
-        if unknown:
-            raise InvalidOptions(f"Unknown options: {', '.join(unknown)}; known: {', '.join(OPTIONS)}")
+        options = check_new_game(self, "Pirates (classic)", players, seed, options, OPTIONS)
         ship_set = resolve_ship_set(options.get("card_set"))
-        # C-SET-4: the seed always drives the same draws (shuffle, then first seat), whatever
-        # the options fix, so a seed means the same thing in every game that shares it.
-        rng = random.Random(seed)
-        order = list(range(len(ship_set)))
-        rng.shuffle(order)
-        first = rng.randrange(players)
-        if "deck" in options:
-            order = _deck(ship_set, options["deck"])
-        if "first_seat" in options:
-            first = options["first_seat"]
-            if type(first) is not int or not 0 <= first < players:
-                raise InvalidOptions(f"first_seat must be a seat number from 0 to {players - 1}")
+        # C-SET-4: as in the 2021 edition, the seed shuffles, then draws the first seat.
+        order, first, rng = deal(ship_set.ids, ship_set.index, ship_set.id, players, seed, options, "ship")
         display = tuple(order[:DISPLAY_SPACES]) + (EMPTY,) * max(0, DISPLAY_SPACES - len(order))
         return ClassicState(
             card_set=ship_set,

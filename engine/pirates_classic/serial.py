@@ -7,7 +7,8 @@ from typing import Any
 
 from engine.base import rng_state_from_json, rng_state_to_json
 from engine.errors import InvalidOptions, InvalidSnapshot
-from engine.pirates.state import MAX_PARTY, PIRATE_IDS, PIRATE_INDEX, PIRATES_PER_SEAT
+from engine.pirates.serial import check_header, json_list, load_parties, whole_number
+from engine.pirates.state import PIRATE_IDS, PIRATE_INDEX
 from engine.pirates_classic.cards import KINDS, PIECES_PER_KIND, ShipSet, resolve_ship_set
 from engine.pirates_classic.state import (
     ACTION_LIMIT,
@@ -23,7 +24,7 @@ from engine.pirates_classic.state import (
     questions,
 )
 
-_KEYS = (
+_KEYS = {
     "rules",
     "version",
     "card_set",
@@ -41,7 +42,7 @@ _KEYS = (
     "actions",
     "end",
     "rng",
-)
+}
 _ANSWERS = {name: code for code, name in ANSWER_NAMES.items()}
 
 
@@ -69,47 +70,21 @@ def dump(state: ClassicState, *, rules_id: str, version: int) -> dict[str, Any]:
     }
 
 
-def _int(value: Any, name: str, low: int, high: int) -> int:
-    if type(value) is not int or not low <= value <= high:
-        raise InvalidSnapshot(f"{name} must be a whole number from {low} to {high}")
-    return value
-
-
-def _list(value: Any, name: str, length: int | None = None) -> list[Any]:
-    if not isinstance(value, list) or (length is not None and len(value) != length):
-        raise InvalidSnapshot(f"{name} must be a list" + ("" if length is None else f" of {length}"))
-    return value
-
-
 def _ship(ship_set: ShipSet, value: Any, name: str) -> int:
     if not isinstance(value, str) or value not in ship_set.index:
         raise InvalidSnapshot(f"{name}: unknown ship {value!r}")
     return ship_set.index[value]
 
 
-def _parties(raw: Any, pirates: int) -> tuple[tuple[int, ...], ...]:
-    parties = []
-    for stack in _list(raw, "parties"):
-        party = tuple(
-            PIRATE_INDEX.get(p, pirates) if isinstance(p, str) else pirates for p in _list(stack, "a stack")
-        )
-        if not 1 <= len(party) <= MAX_PARTY or max(party) >= pirates:
-            raise InvalidSnapshot(f"bad stack {stack!r}")
-        parties.append(party)
-    if sorted(p for party in parties for p in party) != list(range(pirates)):
-        raise InvalidSnapshot("every pirate must be in exactly one stack")
-    return tuple(sorted(parties))
-
-
 def _ships(
     data: dict[str, Any], ship_set: ShipSet
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-    boarded = tuple(_ship(ship_set, s, "boarded") for s in _list(data["boarded"], "boarded"))
+    boarded = tuple(_ship(ship_set, s, "boarded") for s in json_list(data["boarded"], "boarded"))
     display = tuple(
         EMPTY if s is None else _ship(ship_set, s, "display")
-        for s in _list(data["display"], "display", DISPLAY_SPACES)
+        for s in json_list(data["display"], "display", DISPLAY_SPACES)
     )
-    deck = tuple(_ship(ship_set, s, "deck") for s in _list(data["deck"], "deck"))
+    deck = tuple(_ship(ship_set, s, "deck") for s in json_list(data["deck"], "deck"))
     if sorted([*boarded, *(s for s in display if s >= 0), *deck]) != list(range(len(ship_set))):
         raise InvalidSnapshot("every ship must be exactly once in the deck, on the display or boarded")
     if deck and display.count(EMPTY) == DISPLAY_SPACES:
@@ -118,25 +93,19 @@ def _ships(
 
 
 def load(data: Any, *, rules_id: str, version: int) -> ClassicState:
-    if not isinstance(data, dict) or set(data) != set(_KEYS):
-        raise InvalidSnapshot(
-            "a Pirates (classic) snapshot must be an object with the keys " + ", ".join(_KEYS)
-        )
-    if data["rules"] != rules_id or data["version"] != version:
-        raise InvalidSnapshot(
-            f"this snapshot is of {data['rules']!r} version {data['version']!r}, "
-            f"not {rules_id!r} version {version}"
-        )
+    check_header(data, _KEYS, "Pirates (classic)", rules_id=rules_id, version=version)
     try:
         ship_set = resolve_ship_set(data["card_set"])
     except InvalidOptions as exc:
         raise InvalidSnapshot(str(exc)) from exc
-    players = _int(data["players"], "players", 3, 5)
-    parties = _parties(data["parties"], players * PIRATES_PER_SEAT)
-    treasury = tuple(_int(t, "treasury", 0, 10**9) for t in _list(data["treasury"], "treasury", players))
+    players = whole_number(data["players"], "players", 3, 5)
+    parties = load_parties(data["parties"], players)
+    treasury = tuple(
+        whole_number(t, "treasury", 0, 10**9) for t in json_list(data["treasury"], "treasury", players)
+    )
     booty = tuple(
-        tuple(_int(n, "booty", 0, PIECES_PER_KIND) for n in _list(hoard, "booty row", len(KINDS)))
-        for hoard in _list(data["booty"], "booty", players)
+        tuple(whole_number(n, "booty", 0, PIECES_PER_KIND) for n in json_list(hoard, "booty row", len(KINDS)))
+        for hoard in json_list(data["booty"], "booty", players)
     )
     for k, kind in enumerate(KINDS):
         if sum(hoard[k] for hoard in booty) > PIECES_PER_KIND:
@@ -147,17 +116,17 @@ def load(data: Any, *, rules_id: str, version: int) -> ClassicState:
         raise InvalidSnapshot(f"unknown end {end!r}")
     if (end == END_SHIPS) != (len(boarded) == len(ship_set)):
         raise InvalidSnapshot("the game ends exactly when every ship is boarded")
-    active = _int(data["active"], "active", 0, players - 1)
+    active = whole_number(data["active"], "active", 0, players - 1)
     asked = tuple(
         NOT_ASKED if c is None else PIRATE_INDEX.get(c, NOT_ASKED) if isinstance(c, str) else -2
-        for c in _list(data["asked"], "asked", players)
+        for c in json_list(data["asked"], "asked", players)
     )
     expected = (NOT_ASKED,) * players if end else questions(ship_set, parties, display, active, players)
     if asked != expected:
         raise InvalidSnapshot("asked must name, per seat, the stack the rules ask it about this turn")
     answers = tuple(
         WAITING if a is None else _ANSWERS.get(a, -1) if isinstance(a, str) else -1
-        for a in _list(data["answers"], "answers", players)
+        for a in json_list(data["answers"], "answers", players)
     )
     if any(a < 0 or (a and asked[s] < 0) for s, a in enumerate(answers)):
         raise InvalidSnapshot('answers must be null, "challenge" or "decline", and only from seats asked')
@@ -173,8 +142,8 @@ def load(data: Any, *, rules_id: str, version: int) -> ClassicState:
         active=active,
         asked=asked,
         answers=answers,
-        skips=_int(data["skips"], "skips", 0, players),
-        actions=_int(data["actions"], "actions", 0, ACTION_LIMIT),
+        skips=whole_number(data["skips"], "skips", 0, players),
+        actions=whole_number(data["actions"], "actions", 0, ACTION_LIMIT),
         end=end or "",
         rng_state=rng_state_from_json(data["rng"]),
     )
