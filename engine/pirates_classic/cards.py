@@ -52,10 +52,12 @@ class ShipSet:
     choices: tuple[tuple[str | None, ...], ...]  # the `booty` values a boarding may name
     grants: tuple[dict[str | None, Grant], ...]
     majority_bonus: tuple[int, ...]  # in KINDS order
-    # Memos of legal.py, per ship set: the face-up ships of a display and the board actions
-    # naming these ships (each built once, see engine.base.FrozenAction).
+    # Memos per ship set (a display is a tuple of at most 3 of 15 ships, so they stay small):
+    # the face-up ships of a display, the board actions naming these ships (each built once,
+    # see engine.base.FrozenAction) and the smallest minimum crew on a display.
     faces: dict[Any, Any] = field(default_factory=dict, repr=False)
     actions: dict[Any, Any] = field(default_factory=dict, repr=False)
+    easiest: dict[tuple[int, ...], int] = field(default_factory=dict, repr=False)  # state.easiest_crew
 
     def __len__(self) -> int:
         return len(self.ids)

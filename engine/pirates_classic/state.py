@@ -12,8 +12,7 @@ from bisect import bisect_left
 from typing import NamedTuple
 
 from engine.base import RngState
-from engine.pirates.legal import split_parties
-from engine.pirates.state import PIRATES_PER_SEAT, Party
+from engine.pirates.state import MAX_PARTY, PIRATES_PER_SEAT, Party
 from engine.pirates_classic.cards import ShipSet
 
 DISPLAY_SPACES = 3  # C-SET-2
@@ -65,17 +64,26 @@ def find_party(parties: tuple[Party, ...], captain: int) -> int:
 
 def waiting(state: ClassicState) -> list[int]:
     """The seats whose challenge answer is still awaited, ascending."""
-    return [s for s, captain in enumerate(state.asked) if captain >= 0 and state.answers[s] == WAITING]
+    asked = state.asked
+    if max(asked) < 0:  # the common case: nobody was asked this turn
+        return []
+    return [s for s, captain in enumerate(asked) if captain >= 0 and state.answers[s] == WAITING]
 
 
 def challenged(state: ClassicState) -> list[int]:
     """Captains of the active player's stacks that were challenged this turn (C-MUT-3)."""
+    if CHALLENGED not in state.answers:
+        return []
     return sorted({c for s, c in enumerate(state.asked) if c >= 0 and state.answers[s] == CHALLENGED})
 
 
 def easiest_crew(ship_set: ShipSet, display: tuple[int, ...]) -> int:
     """The smallest minimum crew among the face-up ships (10 when none is face up)."""
-    return min((ship_set.min_crew[ship] for ship in display if ship >= 0), default=10)
+    found = ship_set.easiest.get(display)
+    if found is None:
+        needs = [ship_set.min_crew[ship] for ship in display if ship >= 0]
+        found = ship_set.easiest[display] = min(needs, default=MAX_PARTY + 1)
+    return found
 
 
 def questions(
@@ -84,9 +92,11 @@ def questions(
     """C-MUT-1, C-MUT-2: per seat, the active player's stack it may challenge now (one that
     can board some face-up ship and holds 3 or more of the seat's pirates), or NOT_ASKED."""
     asked = [NOT_ASKED] * players
-    easiest = easiest_crew(ship_set, display)
-    for party in split_parties(parties, active)[0]:
-        if len(party) < max(easiest, 1 + CHALLENGERS):
+    smallest = max(easiest_crew(ship_set, display), 1 + CHALLENGERS)
+    low = active * PIRATES_PER_SEAT
+    start = bisect_left(parties, (low,))
+    for party in parties[start : bisect_left(parties, (low + PIRATES_PER_SEAT,), start)]:
+        if len(party) < smallest:
             continue
         counts = [0] * players
         for pirate in party:
