@@ -69,7 +69,7 @@ def _boardings(
 
 
 def legal_actions(state: ClassicState, seat: int) -> list[dict[str, Any]]:
-    if state.end or not 0 <= seat < state.players:
+    if state.end or type(seat) is not int or not 0 <= seat < state.players:
         return []
     captain = state.asked[seat]
     if captain >= 0 and not state.answers[seat]:

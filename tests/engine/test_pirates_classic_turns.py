@@ -121,6 +121,8 @@ def test_c_turn_1_the_active_player_must_move_or_board_when_possible() -> None:
     with pytest.raises(IllegalAction, match="only skip when you can neither move nor board"):
         RULES.apply(state, 0, {"type": "skip"})
     assert RULES.legal_actions(state, 1) == [] and RULES.forced_action(state, 1) is None
+    for nobody in (-1, 4, None, "0"):
+        assert RULES.legal_actions(state, nobody) == []  # type: ignore[arg-type]
 
 
 def test_c_turn_1_a_player_controlling_nothing_skips_and_the_service_applies_it() -> None:
