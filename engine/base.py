@@ -73,6 +73,7 @@ class FrozenAction(dict[str, Any]):
     def __reduce__(self) -> tuple[type[dict[str, Any]], tuple[dict[str, Any]]]:
         return (dict, (dict(self),))
 
+
 SEAT_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "black")
 
 

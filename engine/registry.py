@@ -7,6 +7,7 @@ from typing import Any
 from engine.base import Rules
 from engine.errors import UnknownRules
 from engine.pirates import PiratesRules
+from engine.pirates_classic import PiratesClassicRules
 
 _RULES: dict[str, dict[int, Rules[Any]]] = {}
 
@@ -21,6 +22,7 @@ def unregister(rules_id: str) -> None:
 
 
 register(PiratesRules())
+register(PiratesClassicRules())
 
 
 def get_rules(rules_id: str, version: int | None = None) -> Rules[Any]:

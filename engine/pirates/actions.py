@@ -77,22 +77,29 @@ def check_turn(state: PiratesState, seat: Any) -> None:
         raise IllegalAction(f"It is {seat_name(state.active)}'s turn, not {seat_name(seat)}'s")
 
 
+def action_type(action: Any, keys: dict[str, frozenset[str]]) -> str:
+    """The type of an action that is a JSON object with exactly the keys its type takes
+    (``keys``: type -> keys); raises ``IllegalAction`` saying what is missing or extra."""
+    if not isinstance(action, dict):  # a FrozenAction from legal_actions is a dict too
+        raise IllegalAction("An action must be a JSON object")
+    kind = action.get("type")
+    wanted = keys.get(kind) if type(kind) is str else None
+    if wanted is None:
+        raise IllegalAction("type must be one of: " + ", ".join(keys))
+    if action.keys() != wanted:
+        article = "An" if str(kind)[:1] in ("a", "e", "i", "o", "u") else "A"
+        extra = sorted(map(str, action.keys() - wanted))
+        if extra:
+            raise IllegalAction(f"{article} {kind} action has no {', '.join(extra)}")
+        raise IllegalAction(f"{article} {kind} action needs " + ", ".join(sorted(wanted - action.keys())))
+    return str(kind)
+
+
 def check(state: PiratesState, seat: Any, action: Any) -> Move:
     """The validated move of ``seat``; raises ``IllegalAction`` saying what is wrong."""
     if type(seat) is not int or seat != state.active or state.end:
         check_turn(state, seat)  # says which of those is wrong
-    if not isinstance(action, dict):  # a FrozenAction from legal_actions is a dict too
-        raise IllegalAction("An action must be a JSON object")
-    kind = action.get("type")
-    keys = _KEYS.get(kind) if type(kind) is str else None
-    if keys is None:
-        raise IllegalAction("type must be one of: " + ", ".join(_KEYS))
-    if action.keys() != keys:
-        article = "An" if str(kind)[:1] in ("a", "e", "i", "o", "u") else "A"
-        extra = sorted(map(str, action.keys() - keys))
-        if extra:
-            raise IllegalAction(f"{article} {kind} action has no {', '.join(extra)}")
-        raise IllegalAction(f"{article} {kind} action needs " + ", ".join(sorted(keys - action.keys())))
+    kind = action_type(action, _KEYS)
     if kind == "assemble":
         return _assemble(state, seat, action)
     if kind == "capture":

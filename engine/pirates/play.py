@@ -114,21 +114,26 @@ def _next(
     )
 
 
+def assembled(parties: tuple[Party, ...], party: int, onto: int) -> tuple[Party, ...]:
+    """P-ASM-1: the parties after the one at index ``party`` is placed on the one at ``onto``."""
+    result = list(parties)
+    joined = result[party] + result[onto]
+    if party > onto:
+        del result[party], result[onto]
+    else:
+        del result[onto], result[party]
+    insort(result, joined)  # the rest stay sorted by captain
+    return tuple(result)
+
+
 def perform(state: PiratesState, seat: int, move: Move) -> PiratesState:
     if isinstance(move, Assemble):
         # The commonest move, so built directly rather than through _next.
-        parties = list(state.parties)
-        joined = parties[move.party] + parties[move.onto]
-        if move.party > move.onto:
-            del parties[move.party], parties[move.onto]
-        else:
-            del parties[move.onto], parties[move.party]
-        insort(parties, joined)  # the rest stay sorted by captain
         actions = state.actions + 1
         return PiratesState(
             state.card_set,
             state.players,
-            tuple(parties),
+            assembled(state.parties, move.party, move.onto),
             state.treasury,
             state.booty,
             state.supply,

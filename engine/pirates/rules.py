@@ -4,13 +4,14 @@ this package."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from engine.base import JSON, Action, OptionInfo, Rules, Step
 from engine.errors import InvalidOptions
 from engine.pirates import legal, play, scoring, serial
 from engine.pirates.actions import check
-from engine.pirates.cards import KINDS, SUPPLY_PER_KIND, CardSet, resolve_card_set
+from engine.pirates.cards import KINDS, SUPPLY_PER_KIND, resolve_card_set
 from engine.pirates.describe import describe
 from engine.pirates.state import DISPLAY_SPACES, EMPTY, NOBODY, PIRATES_PER_SEAT, START_DUCATS, PiratesState
 from engine.pirates.view import view
@@ -18,15 +19,61 @@ from engine.pirates.view import view
 OPTIONS = ("card_set", "deck", "first_seat")
 
 
-def _deck(card_set: CardSet, value: Any) -> list[int]:
-    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-        raise InvalidOptions("deck must be a list of card ids, top first")
-    unknown = [c for c in value if c not in card_set.index]
+def check_new_game(
+    rules: Rules[Any], game: str, players: Any, seed: Any, options: Any, known: tuple[str, ...]
+) -> dict[str, Any]:
+    """The arguments of ``new_game`` every Pirates edition takes, checked; the options as a
+    dict (``game`` names the edition in messages: "Pirates is for 3 to 5 players")."""
+    if type(players) is not int or not rules.min_players <= players <= rules.max_players:
+        raise InvalidOptions(
+            f"{game} is for {rules.min_players} to {rules.max_players} players, not {players!r}"
+        )
+    if type(seed) not in (int, str):
+        raise InvalidOptions("seed must be a whole number or a string")
+    options = {} if options is None else options
+    if not isinstance(options, dict):
+        raise InvalidOptions("options must be an object")
+    unknown = sorted(map(str, set(options) - set(known)))
     if unknown:
-        raise InvalidOptions(f"deck: unknown card ids {', '.join(unknown)} (card set {card_set.id!r})")
-    if len(value) != len(card_set) or len(set(value)) != len(value):
-        raise InvalidOptions(f"deck must list each of the {len(card_set)} cards exactly once")
-    return [card_set.index[c] for c in value]
+        raise InvalidOptions(f"Unknown options: {', '.join(unknown)}; known: {', '.join(known)}")
+    return options
+
+
+def _deck(ids: Sequence[str], index: dict[str, int], value: Any, card: str, card_set_id: str) -> list[int]:
+    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+        raise InvalidOptions(f"deck must be a list of {card} ids, top first")
+    unknown = [c for c in value if c not in index]
+    if unknown:
+        raise InvalidOptions(f"deck: unknown {card} ids {', '.join(unknown)} (card set {card_set_id!r})")
+    if len(value) != len(ids) or len(set(value)) != len(value):
+        raise InvalidOptions(f"deck must list each of the {len(ids)} {card}s exactly once")
+    return [index[c] for c in value]
+
+
+def deal(
+    ids: Sequence[str],
+    index: dict[str, int],
+    card_set_id: str,
+    players: int,
+    seed: int | str,
+    options: dict[str, Any],
+    card: str = "card",
+) -> tuple[list[int], int, random.Random]:
+    """The deck order (top first), the first seat and the generator after those draws
+    (P-SET-5). The seed always drives the same draws, shuffle then first seat, whatever the
+    options `deck` and `first_seat` fix, so a seed means the same thing in every game that
+    shares it."""
+    rng = random.Random(seed)
+    order = list(range(len(ids)))
+    rng.shuffle(order)
+    first = rng.randrange(players)
+    if "deck" in options:
+        order = _deck(ids, index, options["deck"], card, card_set_id)
+    if "first_seat" in options:
+        first = options["first_seat"]
+        if type(first) is not int or not 0 <= first < players:
+            raise InvalidOptions(f"first_seat must be a seat number from 0 to {players - 1}")
+    return order, first, rng
 
 
 class PiratesRules(Rules[PiratesState]):
@@ -44,31 +91,9 @@ class PiratesRules(Rules[PiratesState]):
     )
 
     def new_game(self, players: int, seed: int | str, options: dict[str, Any] | None = None) -> PiratesState:
-        if type(players) is not int or not self.min_players <= players <= self.max_players:
-            raise InvalidOptions(
-                f"Pirates is for {self.min_players} to {self.max_players} players, not {players!r}"
-            )
-        if type(seed) not in (int, str):
-            raise InvalidOptions("seed must be a whole number or a string")
-        options = {} if options is None else options
-        if not isinstance(options, dict):
-            raise InvalidOptions("options must be an object")
-        unknown = sorted(map(str, set(options) - set(OPTIONS)))
-        if unknown:
-            raise InvalidOptions(f"Unknown options: {', '.join(unknown)}; known: {', '.join(OPTIONS)}")
+        options = check_new_game(self, "Pirates", players, seed, options, OPTIONS)
         card_set = resolve_card_set(options.get("card_set"))
-        # The seed always drives the same draws, whatever is fixed by options, so a seed
-        # means the same thing in every game that shares it (P-SET-5).
-        rng = random.Random(seed)
-        order = list(range(len(card_set)))
-        rng.shuffle(order)
-        first = rng.randrange(players)
-        if "deck" in options:
-            order = _deck(card_set, options["deck"])
-        if "first_seat" in options:
-            first = options["first_seat"]
-            if type(first) is not int or not 0 <= first < players:
-                raise InvalidOptions(f"first_seat must be a seat number from 0 to {players - 1}")
+        order, first, rng = deal(card_set.ids, card_set.index, card_set.id, players, seed, options)
         display = tuple(order[:DISPLAY_SPACES]) + (EMPTY,) * max(0, DISPLAY_SPACES - len(order))
         return PiratesState(
             card_set=card_set,

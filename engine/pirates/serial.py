@@ -20,6 +20,7 @@ from engine.pirates.state import (
     PIRATE_IDS,
     PIRATE_INDEX,
     PIRATES_PER_SEAT,
+    Party,
     PiratesState,
 )
 
@@ -70,13 +71,13 @@ def dump(state: PiratesState, *, rules_id: str, version: int) -> dict[str, Any]:
     }
 
 
-def _int(value: Any, name: str, low: int, high: int) -> int:
+def whole_number(value: Any, name: str, low: int, high: int) -> int:
     if type(value) is not int or not low <= value <= high:
         raise InvalidSnapshot(f"{name} must be a whole number from {low} to {high}")
     return value
 
 
-def _list(value: Any, name: str, length: int | None = None) -> list[Any]:
+def json_list(value: Any, name: str, length: int | None = None) -> list[Any]:
     if not isinstance(value, list) or (length is not None and len(value) != length):
         raise InvalidSnapshot(f"{name} must be a list" + ("" if length is None else f" of {length}"))
     return value
@@ -88,54 +89,68 @@ def _card(card_set: CardSet, value: Any, name: str) -> int:
     return card_set.index[value]
 
 
-def load(data: Any, *, rules_id: str, version: int) -> PiratesState:
-    if not isinstance(data, dict) or set(data) != _KEYS:
-        raise InvalidSnapshot(
-            "a Pirates snapshot must be an object with the keys " + ", ".join(sorted(_KEYS))
-        )
+def check_header(data: Any, keys: set[str], game: str, *, rules_id: str, version: int) -> None:
+    """A snapshot of a Pirates edition is an object with exactly ``keys``, of this rule set
+    and version."""
+    if not isinstance(data, dict) or set(data) != keys:
+        raise InvalidSnapshot(f"a {game} snapshot must be an object with the keys " + ", ".join(sorted(keys)))
     if data["rules"] != rules_id or data["version"] != version:
         raise InvalidSnapshot(
             f"this snapshot is of {data['rules']!r} version {data['version']!r}, "
             f"not {rules_id!r} version {version}"
         )
-    try:
-        card_set = resolve_card_set(data["card_set"])
-    except InvalidOptions as exc:
-        raise InvalidSnapshot(str(exc)) from exc
-    players = _int(data["players"], "players", 3, 5)
-    pirates = players * PIRATES_PER_SEAT
 
+
+def load_parties(value: Any, players: int) -> tuple[Party, ...]:
+    """The parties of a snapshot, sorted by captain: every pirate of the game in exactly one,
+    none over 9 (P-PARTY-2, P-PARTY-3)."""
+    pirates = players * PIRATES_PER_SEAT
     parties = []
-    for raw in _list(data["parties"], "parties"):
+    for raw in json_list(value, "parties"):
         party = tuple(
-            PIRATE_INDEX.get(p, pirates) if isinstance(p, str) else pirates for p in _list(raw, "a party")
+            PIRATE_INDEX.get(p, pirates) if isinstance(p, str) else pirates for p in json_list(raw, "a party")
         )
         if not 1 <= len(party) <= MAX_PARTY or max(party) >= pirates:
             raise InvalidSnapshot(f"bad party {raw!r}")
         parties.append(party)
     if sorted(p for party in parties for p in party) != list(range(pirates)):
         raise InvalidSnapshot("every pirate must be in exactly one party")
+    return tuple(sorted(parties))
 
-    treasury = tuple(_int(t, "treasury", 0, 10**9) for t in _list(data["treasury"], "treasury", players))
-    booty = tuple(
-        tuple(_int(n, "booty", 0, SUPPLY_PER_KIND) for n in _list(hoard, "booty row", len(KINDS)))
-        for hoard in _list(data["booty"], "booty", players)
+
+def load(data: Any, *, rules_id: str, version: int) -> PiratesState:
+    check_header(data, _KEYS, "Pirates", rules_id=rules_id, version=version)
+    try:
+        card_set = resolve_card_set(data["card_set"])
+    except InvalidOptions as exc:
+        raise InvalidSnapshot(str(exc)) from exc
+    players = whole_number(data["players"], "players", 3, 5)
+    parties = load_parties(data["parties"], players)
+
+    treasury = tuple(
+        whole_number(t, "treasury", 0, 10**9) for t in json_list(data["treasury"], "treasury", players)
     )
-    supply = tuple(_int(n, "supply", 0, SUPPLY_PER_KIND) for n in _list(data["supply"], "supply", len(KINDS)))
+    booty = tuple(
+        tuple(whole_number(n, "booty", 0, SUPPLY_PER_KIND) for n in json_list(hoard, "booty row", len(KINDS)))
+        for hoard in json_list(data["booty"], "booty", players)
+    )
+    supply = tuple(
+        whole_number(n, "supply", 0, SUPPLY_PER_KIND) for n in json_list(data["supply"], "supply", len(KINDS))
+    )
     for k, kind in enumerate(KINDS):
         if supply[k] + sum(hoard[k] for hoard in booty) != SUPPLY_PER_KIND:
             raise InvalidSnapshot(f"{kind}: supply and players' tokens must add up to {SUPPLY_PER_KIND}")
 
     kept = tuple(
-        tuple(_card(card_set, c, "kept") for c in _list(cards, "kept row"))
-        for cards in _list(data["kept"], "kept", players)
+        tuple(_card(card_set, c, "kept") for c in json_list(cards, "kept row"))
+        for cards in json_list(data["kept"], "kept", players)
     )
-    discarded = tuple(_card(card_set, c, "discarded") for c in _list(data["discarded"], "discarded"))
+    discarded = tuple(_card(card_set, c, "discarded") for c in json_list(data["discarded"], "discarded"))
     display = tuple(
         EMPTY if c is None else _card(card_set, c, "display")
-        for c in _list(data["display"], "display", DISPLAY_SPACES)
+        for c in json_list(data["display"], "display", DISPLAY_SPACES)
     )
-    deck = tuple(_card(card_set, c, "deck") for c in _list(data["deck"], "deck"))
+    deck = tuple(_card(card_set, c, "deck") for c in json_list(data["deck"], "deck"))
     every = (
         [c for cards in kept for c in cards] + list(discarded) + [c for c in display if c >= 0] + list(deck)
     )
@@ -143,14 +158,14 @@ def load(data: Any, *, rules_id: str, version: int) -> PiratesState:
         raise InvalidSnapshot("every card must be exactly once in the deck, the display, kept or discarded")
 
     spot = data["black_spot"]
-    black_spot = NOBODY if spot is None else _int(spot, "black_spot", 0, players - 1)
+    black_spot = NOBODY if spot is None else whole_number(spot, "black_spot", 0, players - 1)
     end = data["end"]
     if end not in (None, END_CARDS, END_PASSES, END_LIMIT):
         raise InvalidSnapshot(f"unknown end {end!r}")
     return PiratesState(
         card_set=card_set,
         players=players,
-        parties=tuple(sorted(parties)),
+        parties=parties,
         treasury=treasury,
         booty=booty,
         supply=supply,
@@ -159,9 +174,9 @@ def load(data: Any, *, rules_id: str, version: int) -> PiratesState:
         display=display,
         deck=deck,
         black_spot=black_spot,
-        active=_int(data["active"], "active", 0, players - 1),
-        passes=_int(data["passes"], "passes", 0, players),
-        actions=_int(data["actions"], "actions", 0, ACTION_LIMIT),
+        active=whole_number(data["active"], "active", 0, players - 1),
+        passes=whole_number(data["passes"], "passes", 0, players),
+        actions=whole_number(data["actions"], "actions", 0, ACTION_LIMIT),
         end=end or "",
         rng_state=rng_state_from_json(data["rng"]),
     )

@@ -1,0 +1,8 @@
+"""Pirates, classic edition (Buccaneer / Seeräuber, Stefan Dorra, Queen Games 2006): rules in
+engine/pirates_classic/rules.md."""
+
+from engine.pirates_classic.rules import PiratesClassicRules
+
+RULE_SETS = [PiratesClassicRules()]
+
+__all__ = ["RULE_SETS", "PiratesClassicRules"]
