@@ -8,14 +8,12 @@ from typing import Any
 
 from engine.base import JSON, Action, OptionInfo, Rules, Step
 from engine.errors import InvalidOptions
-from engine.pirates import legal, play, scoring, serial
-from engine.pirates.actions import check
+from engine.pirates import legal, play, scoring, serial, strategy
+from engine.pirates.actions import Capture, Mutiny, check
 from engine.pirates.cards import KINDS, SUPPLY_PER_KIND, CardSet, resolve_card_set
 from engine.pirates.describe import describe
 from engine.pirates.state import DISPLAY_SPACES, EMPTY, NOBODY, PIRATES_PER_SEAT, START_DUCATS, PiratesState
 from engine.pirates.view import view
-
-OPTIONS = ("card_set", "deck", "first_seat")
 
 
 def _deck(card_set: CardSet, value: Any) -> list[int]:
@@ -53,9 +51,10 @@ class PiratesRules(Rules[PiratesState]):
         options = {} if options is None else options
         if not isinstance(options, dict):
             raise InvalidOptions("options must be an object")
-        unknown = sorted(map(str, set(options) - set(OPTIONS)))
+        known = [option.name for option in self.options]
+        unknown = sorted(map(str, set(options) - set(known)))
         if unknown:
-            raise InvalidOptions(f"Unknown options: {', '.join(unknown)}; known: {', '.join(OPTIONS)}")
+            raise InvalidOptions(f"Unknown options: {', '.join(unknown)}; known: {', '.join(known)}")
         card_set = resolve_card_set(options.get("card_set"))
         # The seed always drives the same draws, whatever is fixed by options, so a seed
         # means the same thing in every game that shares it (P-SET-5).
@@ -96,17 +95,31 @@ class PiratesRules(Rules[PiratesState]):
         return legal.legal_actions(state, seat)
 
     def step(self, state: PiratesState, seat: int, action: Action) -> Step[PiratesState]:
-        new_state = play.perform(state, seat, check(state, seat, action))
-        return Step(new_state, describe(state, seat, action))
+        # One check and one perform: the sentence is told from the checked move, the two
+        # states and the boarding outcome, so nothing is validated or performed twice.
+        move = check(state, seat, action)
+        if isinstance(move, Capture | Mutiny):
+            after, outcome = play.perform_boarding(state, seat, move)
+            return Step(after, describe(state, seat, move, after, outcome))
+        after = play.perform(state, seat, move)
+        return Step(after, describe(state, seat, move, after, None))
 
     def apply(self, state: PiratesState, seat: int, action: Action) -> PiratesState:
+        # Replays and bots need no sentence, so they skip making one.
         return play.perform(state, seat, check(state, seat, action))
+
+    def forced_action(self, state: PiratesState, seat: int) -> Action | None:
+        """P-TURN-1: the seat to act passes when it has nothing else to do; ``has_move``
+        stops at the first possible action instead of listing them all."""
+        if state.end or seat != state.active or legal.has_move(state, seat):
+            return None
+        return legal.PASS_ACTION
+
+    def evaluate(self, state: PiratesState, seat: int) -> float:
+        return strategy.evaluate(state, seat)
 
     def view(self, state: PiratesState, seat: int | None) -> dict[str, JSON]:
         return view(state, seat, rules_id=self.id, version=self.version, title=self.title)
-
-    def describe(self, state: PiratesState, seat: int, action: Action) -> str:
-        return describe(state, seat, action)
 
     def result(self, state: PiratesState) -> dict[str, list[int]] | None:
         return scoring.final_result(state) if state.end else None
