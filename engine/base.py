@@ -2,7 +2,8 @@
 
 A rule set is a stateless object; all of a game lives in its immutable state value. The web
 service only ever talks to a rule set through these methods, so a new game plugs in by
-subclassing :class:`Rules` and registering itself in :mod:`engine.registry`.
+subclassing :class:`Rules` in a subpackage of ``engine`` that lists it in ``RULE_SETS`` (found
+by :mod:`engine.registry`). engine/README.md describes the whole contract.
 """
 
 from __future__ import annotations
@@ -100,6 +101,9 @@ class OptionInfo:
     # Fixes something the seed would otherwise draw (a deck, a first seat, dice): a game that
     # uses it is not a fair shuffle, and the platform says so.
     fixes_chance: bool = False
+    # A value ``new_game`` accepts at every player count (forms show it; the conformance suite
+    # starts a game with it); None when there is no short one.
+    example: JSON = None
 
 
 NO_PRIVATE_TEXT: Mapping[int, str] = MappingProxyType({})
@@ -112,12 +116,14 @@ class Step(NamedTuple, Generic[S]):
     - ``private``: seat -> the sentence that seat reads instead of ``text`` (its own secret
       pick in full, the cards it drew). Never shown to anyone else, not even after the end.
     - ``public_action``: what other seats and spectators may see of the action itself;
-      ``None`` when the action is public as it is. The acting seat always sees its action.
+      ``None`` when the action is public as it is (or is revealed by this very step). The
+      acting seat always sees its action. Two actions of one seat with the same
+      ``public_action`` must leave every other seat's view and text identical.
     - ``full_text``: the sentence for everyone once the game is over (a pick kept secret
       until then); ``None`` means ``text`` stays the public sentence for ever.
 
     A NamedTuple rather than a frozen dataclass: one is built on every move, and a frozen
-    dataclass took a microsecond to build, a fifth of a whole Pirates move.
+    dataclass took five times as long to build (a microsecond, a sixth of a Pirates step).
     """
 
     state: S
@@ -161,6 +167,10 @@ class Rules(ABC, Generic[S]):
     # Seat colours in seat order; a rule set whose colours are drawn at setup says so in its
     # view (``view["colours"]``) and uses these only before the game starts.
     colours: tuple[str, ...] = SEAT_COLOURS
+    # Top-level keys of ``dump`` that no spectator may see while the game runs (a deck's
+    # order, hands, pending picks, the random state). The conformance suite checks that the
+    # spectator's view never carries them; seat views may show a seat its own part.
+    secret_parts: tuple[str, ...] = ()
 
     @property
     def player_counts(self) -> tuple[int, ...]:
@@ -176,7 +186,8 @@ class Rules(ABC, Generic[S]):
 
     @abstractmethod
     def legal_actions(self, state: S, seat: int) -> list[Action]:
-        """Every legal action of ``seat``, each once, in a deterministic order."""
+        """Every legal action of ``seat``, each once, in a deterministic order; ``[]`` for a
+        seat not in ``to_act``. Every seat in ``to_act`` has at least one."""
 
     @abstractmethod
     def step(self, state: S, seat: int, action: Action) -> Step[S]:
@@ -196,7 +207,8 @@ class Rules(ABC, Generic[S]):
 
     def evaluate(self, state: S, seat: int) -> float | None:
         """How good ``state`` is for ``seat`` (higher is better), for the greedy bot;
-        ``None`` when the rule set has no evaluation (the greedy bot then plays at random)."""
+        ``None`` when the rule set has no evaluation (the greedy bot then plays at random).
+        It judges only from what ``seat`` may know (its view), so bots do not peek."""
         return None
 
     @abstractmethod

@@ -10,7 +10,7 @@ from engine.base import JSON, Action, OptionInfo, Rules, Step
 from engine.errors import InvalidOptions
 from engine.pirates import legal, play, scoring, serial, strategy
 from engine.pirates.actions import Capture, Mutiny, check
-from engine.pirates.cards import KINDS, SUPPLY_PER_KIND, CardSet, resolve_card_set
+from engine.pirates.cards import BUNDLED_DEFAULT, KINDS, SUPPLY_PER_KIND, CardSet, resolve_card_set
 from engine.pirates.describe import describe
 from engine.pirates.state import DISPLAY_SPACES, EMPTY, NOBODY, PIRATES_PER_SEAT, START_DUCATS, PiratesState
 from engine.pirates.view import view
@@ -34,12 +34,24 @@ class PiratesRules(Rules[PiratesState]):
     min_players = 3
     max_players = 5
     options = (
-        OptionInfo("card_set", "The card set: a bundled one by id, or a whole card-set object."),
+        OptionInfo(
+            "card_set",
+            "The card set: a bundled one by id, or a whole card-set object.",
+            example=BUNDLED_DEFAULT,
+        ),
         OptionInfo(
             "deck", "Every card id, top first, instead of the shuffle.", secret=True, fixes_chance=True
         ),
-        OptionInfo("first_seat", "The seat to start, instead of the draw.", secret=True, fixes_chance=True),
+        OptionInfo(
+            "first_seat",
+            "The seat to start, instead of the draw.",
+            secret=True,
+            fixes_chance=True,
+            example=0,
+        ),
     )
+    # The deck's order (P-SET-2) and the random state never reach a browser while the game runs.
+    secret_parts = ("deck", "rng")
 
     def new_game(self, players: int, seed: int | str, options: dict[str, Any] | None = None) -> PiratesState:
         if type(players) is not int or not self.min_players <= players <= self.max_players:
