@@ -2,7 +2,8 @@
 
 A rule set is a stateless object; all of a game lives in its immutable state value. The web
 service only ever talks to a rule set through these methods, so a new game plugs in by
-subclassing :class:`Rules` and registering itself in :mod:`engine.registry`.
+subclassing :class:`Rules` in a subpackage of ``engine`` that lists it in ``RULE_SETS`` (found
+by :mod:`engine.registry`). engine/README.md describes the whole contract.
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ import copy
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Generic, NoReturn, TypeVar
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Generic, NamedTuple, NoReturn, TypeVar
 
 from engine.errors import InvalidSnapshot
 
@@ -81,9 +83,12 @@ def seat_colour(seat: int) -> str:
     return SEAT_COLOURS[seat]
 
 
+_SEAT_NAMES = tuple(colour.capitalize() for colour in SEAT_COLOURS)
+
+
 def seat_name(seat: int) -> str:
     """The colour of a seat as a player-facing name ("Red")."""
-    return SEAT_COLOURS[seat].capitalize()
+    return _SEAT_NAMES[seat]
 
 
 @dataclass(frozen=True)
@@ -97,24 +102,34 @@ class OptionInfo:
     # Fixes something the seed would otherwise draw (a deck, a first seat, dice): a game that
     # uses it is not a fair shuffle, and the platform says so.
     fixes_chance: bool = False
+    # A value ``new_game`` accepts at every player count (forms show it; the conformance suite
+    # starts a game with it); None when there is no short one.
+    example: JSON = None
 
 
-@dataclass(frozen=True)
-class Step(Generic[S]):
+NO_PRIVATE_TEXT: Mapping[int, str] = MappingProxyType({})
+
+
+class Step(NamedTuple, Generic[S]):
     """What one action did: the new state and what each audience may read of it.
 
     - ``text``: the log sentence for everyone (other seats and spectators).
     - ``private``: seat -> the sentence that seat reads instead of ``text`` (its own secret
       pick in full, the cards it drew). Never shown to anyone else, not even after the end.
     - ``public_action``: what other seats and spectators may see of the action itself;
-      ``None`` when the action is public as it is. The acting seat always sees its action.
+      ``None`` when the action is public as it is (or is revealed by this very step). The
+      acting seat always sees its action. Two actions of one seat with the same
+      ``public_action`` must leave every other seat's view and text identical.
     - ``full_text``: the sentence for everyone once the game is over (a pick kept secret
       until then); ``None`` means ``text`` stays the public sentence for ever.
+
+    A NamedTuple rather than a frozen dataclass: one is built on every move, and a frozen
+    dataclass took five times as long to build (a microsecond, a sixth of a Pirates step).
     """
 
     state: S
     text: str
-    private: Mapping[int, str] = field(default_factory=dict)
+    private: Mapping[int, str] = NO_PRIVATE_TEXT
     public_action: Action | None = None
     full_text: str | None = None
 
@@ -122,6 +137,12 @@ class Step(Generic[S]):
     def secret(self) -> bool:
         """Whether others may not see the action as it was made."""
         return self.public_action is not None
+
+    def text_for(self, seat: int | None) -> str:
+        """The sentence ``seat`` reads while the game runs (``None``: a spectator)."""
+        if seat is None:
+            return self.text
+        return self.private.get(seat, self.text)
 
 
 class Rules(ABC, Generic[S]):
@@ -147,6 +168,10 @@ class Rules(ABC, Generic[S]):
     # Seat colours in seat order; a rule set whose colours are drawn at setup says so in its
     # view (``view["colours"]``) and uses these only before the game starts.
     colours: tuple[str, ...] = SEAT_COLOURS
+    # Top-level keys of ``dump`` that no spectator may see while the game runs (a deck's
+    # order, hands, pending picks, the random state). The conformance suite checks that the
+    # spectator's view never carries them; seat views may show a seat its own part.
+    secret_parts: tuple[str, ...] = ()
 
     @property
     def player_counts(self) -> tuple[int, ...]:
@@ -162,7 +187,8 @@ class Rules(ABC, Generic[S]):
 
     @abstractmethod
     def legal_actions(self, state: S, seat: int) -> list[Action]:
-        """Every legal action of ``seat``, each once, in a deterministic order."""
+        """Every legal action of ``seat``, each once, in a deterministic order; ``[]`` for a
+        seat not in ``to_act``. Every seat in ``to_act`` has at least one."""
 
     @abstractmethod
     def step(self, state: S, seat: int, action: Action) -> Step[S]:
@@ -182,7 +208,8 @@ class Rules(ABC, Generic[S]):
 
     def evaluate(self, state: S, seat: int) -> float | None:
         """How good ``state`` is for ``seat`` (higher is better), for the greedy bot;
-        ``None`` when the rule set has no evaluation (the greedy bot then plays at random)."""
+        ``None`` when the rule set has no evaluation (the greedy bot then plays at random).
+        It judges only from what ``seat`` may know (its view), so bots do not peek."""
         return None
 
     @abstractmethod

@@ -1,43 +1,46 @@
 """Computer players: ``random`` (uniform over the legal actions) and ``greedy`` (one-ply
-look-ahead with a per-game evaluation). Bots move through the same contract as people and
-take their randomness from the caller's generator, so a bot game is reproducible."""
+look-ahead with the rule set's own ``evaluate``; uniform like ``random`` when the rule set has
+none). Bots move through the same contract as people and take their randomness from the
+caller's generator, so a bot game is reproducible."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
 from engine.base import Action, Rules
-from engine.pirates.strategy import evaluate as pirates_evaluate
 
 BOT_KINDS = ("random", "greedy")
-
-Evaluation = Callable[[Any, int], float]
-
-_EVALUATIONS: dict[str, Evaluation] = {"pirates": pirates_evaluate}
 
 
 def choose_action(rules: Rules[Any], state: Any, seat: int, kind: str, rng: random.Random) -> Action:
     """The action bot ``kind`` plays for ``seat``; ``ValueError`` if the seat is not to act."""
+    if kind not in BOT_KINDS:
+        raise ValueError(f"unknown bot {kind!r}; bots: {', '.join(BOT_KINDS)}")
     actions = rules.legal_actions(state, seat)
     if not actions:
         raise ValueError(f"seat {seat} has nothing to do now")
     if kind == "random" or len(actions) == 1:
-        if kind not in BOT_KINDS:
-            raise ValueError(f"unknown bot {kind!r}; bots: {', '.join(BOT_KINDS)}")
         return rng.choice(actions)
-    if kind != "greedy":
-        raise ValueError(f"unknown bot {kind!r}; bots: {', '.join(BOT_KINDS)}")
-    evaluation = _EVALUATIONS.get(rules.id)
-    if evaluation is None:
-        raise ValueError(f"no greedy bot for {rules.id!r}")
     best: list[Action] = []
     best_value = float("-inf")
     for action in actions:
-        value = evaluation(rules.apply(state, seat, action), seat)
+        value = rules.evaluate(rules.apply(state, seat, action), seat)
+        if value is None:  # the rule set has no evaluation: play like the random bot
+            return rng.choice(actions)
         if value > best_value:
             best, best_value = [action], value
         elif value == best_value:
             best.append(action)
     return rng.choice(best)
+
+
+def next_move(rules: Rules[Any], state: Any, bots: list[str], rng: random.Random) -> tuple[int, Action]:
+    """The next (seat, action) when bots hold every seat. When several seats may act at once,
+    they act one at a time in seat order, each on the state as it then is: an action may
+    change what the others may still do (a challenge closes the window for the rest)."""
+    seats = rules.to_act(state)
+    if not seats:
+        raise ValueError("the game is over")
+    seat = seats[0]
+    return seat, choose_action(rules, state, seat, bots[seat], rng)

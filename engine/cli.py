@@ -1,6 +1,7 @@
 """``python -m engine``: play bot games, replay logs, pit bots against each other, benchmark.
 
-Errors print one line on stderr and exit with status 1.
+Works for every registered rule set (``--rules ID``); when several seats may act at once, the
+bots act one at a time in seat order. Errors print one line on stderr and exit with status 1.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.base import Rules, seat_name
-from engine.bots import BOT_KINDS, choose_action
-from engine.errors import IllegalAction
+from engine.base import Rules
+from engine.bots import BOT_KINDS, next_move
+from engine.errors import IllegalAction, InvalidOptions
 from engine.gamelog import (
     GameLogError,
     action_event,
@@ -28,7 +29,16 @@ from engine.gamelog import (
     write_lines,
 )
 from engine.gamelog import replay as replay_log
-from engine.registry import available_rules, get_rules
+from engine.registry import all_rules, available_rules, get_rules
+
+# A bound on every bot game: a rule set whose random games do not end is a bug to report,
+# not a reason to hang.
+MAX_ACTIONS = 100_000
+DEFAULT_PLAYERS = 4
+# bench without --games plays up to this many games per rule set, fewer when a first pass
+# of them would take longer than BENCH_BUDGET seconds of CPU (heavier rule sets).
+BENCH_GAMES = 500
+BENCH_BUDGET = 2.0
 
 
 class CliError(Exception):
@@ -40,14 +50,38 @@ def _seed(text: str) -> int | str:
     return int(text) if text.lstrip("-").isdigit() else text
 
 
-def _options(args: argparse.Namespace) -> dict[str, Any]:
+def _options(rules: Rules[Any], pairs: list[str]) -> dict[str, Any]:
+    """``NAME=VALUE`` pairs: VALUE is JSON when it parses as JSON, else a string;
+    ``NAME=@FILE`` reads the JSON value from a file."""
+    known = [option.name for option in rules.options]
     options: dict[str, Any] = {}
-    if args.card_set:
-        path = Path(args.card_set)
-        options["card_set"] = json.loads(path.read_text("utf-8")) if path.suffix == ".json" else args.card_set
-    if args.first_seat is not None:
-        options["first_seat"] = args.first_seat
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        if not sep:
+            raise CliError(f"--option {pair!r}: write NAME=VALUE")
+        if name not in known:
+            raise CliError(f"{rules.id} has no option {name!r}; options: {', '.join(known) or 'none'}")
+        if text.startswith("@"):
+            try:
+                options[name] = json.loads(Path(text[1:]).read_text("utf-8"))
+            except json.JSONDecodeError as exc:
+                raise CliError(f"--option {name}: {text[1:]} is not valid JSON ({exc.msg})") from None
+            continue
+        try:
+            options[name] = json.loads(text)
+        except json.JSONDecodeError:
+            options[name] = text
     return options
+
+
+def players_for(rules: Rules[Any], wanted: int | None, *, exact: bool = True) -> int:
+    """How many play: ``wanted`` as given when ``exact`` (``new_game`` words any refusal),
+    else the count the rule set supports nearest to it (the smaller on a tie);
+    ``DEFAULT_PLAYERS`` or the nearest to it when nothing is asked."""
+    if wanted is not None and exact:
+        return wanted
+    target = DEFAULT_PLAYERS if wanted is None else wanted
+    return min(rules.player_counts, key=lambda n: (abs(n - target), n))
 
 
 def _bots(text: str, players: int) -> list[str]:
@@ -62,43 +96,50 @@ def _bots(text: str, players: int) -> list[str]:
     return bots
 
 
+def _too_long(rules: Rules[Any]) -> CliError:
+    return CliError(f"a game of {rules.id} did not end after {MAX_ACTIONS} actions")
+
+
 def play_game(
     rules: Rules[Any], players: int, seed: int | str, options: dict[str, Any], bots: list[str]
 ) -> tuple[Any, list[tuple[int, dict[str, Any], str]]]:
-    """A whole bot game: the final state and (seat, action, sentence) per action."""
+    """A whole bot game: the final state and (seat, action, sentence for everyone) per action."""
     state = rules.new_game(players, seed, options)
     rng = random.Random(f"bots:{seed}")
-    moves = []
+    moves: list[tuple[int, dict[str, Any], str]] = []
     while not rules.is_finished(state):
-        seat = rules.to_act(state)[0]
-        action = choose_action(rules, state, seat, bots[seat], rng)
+        if len(moves) >= MAX_ACTIONS:
+            raise _too_long(rules)
+        seat, action = next_move(rules, state, bots, rng)
         step = rules.step(state, seat, action)
-        moves.append((seat, action, step.text))
+        # The sentence as everyone reads it once the game is over.
+        moves.append((seat, action, step.full_text or step.text))
         state = step.state
     return state, moves
 
 
-def _summary(result: dict[str, list[int]]) -> list[str]:
-    scores = ", ".join(f"{seat_name(s)} {score}" for s, score in enumerate(result["scores"]))
-    winners = " and ".join(seat_name(s) for s in result["winners"])
+def _summary(rules: Rules[Any], result: dict[str, list[int]]) -> list[str]:
+    scores = ", ".join(f"{rules.seat_name(s)} {score}" for s, score in enumerate(result["scores"]))
+    winners = " and ".join(rules.seat_name(s) for s in result["winners"])
     return [f"Final scores: {scores}", f"{'Winners' if len(result['winners']) > 1 else 'Winner'}: {winners}"]
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     rules = get_rules(args.rules)
-    bots = _bots(args.bots, args.players)
+    players = players_for(rules, args.players)
+    bots = _bots(args.bots, players)
     seed = _seed(args.seed)
-    options = _options(args)
-    state, moves = play_game(rules, args.players, seed, options, bots)
+    options = _options(rules, args.option)
+    state, moves = play_game(rules, players, seed, options, bots)
     width = len(str(len(moves)))
     for number, (_, _, sentence) in enumerate(moves, start=1):
         print(f"{number:>{width}}. {sentence}")
     result = rules.result(state)
     assert result is not None
-    for line in _summary(result):
+    for line in _summary(rules, result):
         print(line)
     if args.log:
-        events = [started_event(rules.id, rules.version, args.players, seed, options)]
+        events = [started_event(rules.id, rules.version, players, seed, options)]
         events += [
             action_event(seq, seat, action, f"bot:{bots[seat]}")
             for seq, (seat, action, _) in enumerate(moves, start=2)
@@ -112,13 +153,14 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     log = parse(Path(args.file).read_text("utf-8"))
     result = check_result(log)
+    rules = rules_of(log)
     print(f"Replayed {len(log.actions)} actions of {log.header.rules} v{log.header.version}.")
     if result is None:
         state = replay_log(log)
-        to_act = ", ".join(seat_name(s) for s in rules_of(log).to_act(state))
+        to_act = ", ".join(rules.seat_name(s) for s in rules.to_act(state))
         print(f"The game is still running; to act: {to_act}.")
         return 0
-    for line in _summary(result):
+    for line in _summary(rules, result):
         print(line)
     if log.result is not None:
         print("The recorded result matches the replay.")
@@ -127,7 +169,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_match(args: argparse.Namespace) -> int:
     rules = get_rules(args.rules)
-    players = args.players
+    players = players_for(rules, args.players)
     if args.games < 1:
         raise CliError("--games must be at least 1")
     wins = 0.0
@@ -155,6 +197,8 @@ def cmd_match(args: argparse.Namespace) -> int:
     print(
         f"{games} games of {rules.title}, {players} players: 1 greedy bot against {players - 1} random bots"
     )
+    if rules.evaluate(rules.new_game(players, f"{args.seed}:0"), 0) is None:
+        print(f"({rules.title} has no position evaluation, so the greedy bot plays at random)")
     print(f"greedy wins {int(wins)} of {games} ({wins / games:.1%}; {sole} alone, {shared} shared)")
     print(f"a random bot would win about {1 / players:.1%}")
     print(
@@ -170,8 +214,10 @@ def _quiet_game(rules: Rules[Any], players: int, seed: int | str, bots: list[str
     rng = random.Random(f"bots:{seed}")
     actions = 0
     while not rules.is_finished(state):
-        seat = rules.to_act(state)[0]
-        state = rules.apply(state, seat, choose_action(rules, state, seat, bots[seat], rng))
+        if actions >= MAX_ACTIONS:
+            raise _too_long(rules)
+        seat, action = next_move(rules, state, bots, rng)
+        state = rules.apply(state, seat, action)
         actions += 1
     return state, actions
 
@@ -191,47 +237,53 @@ def _reference_speed() -> float:
     return rounds / best / 1e6
 
 
-def cmd_bench(args: argparse.Namespace) -> int:
-    rules = get_rules(args.rules)
-    players = args.players
-    games = args.games
-    if games < 1 or args.repeat < 1:
-        raise CliError("--games and --repeat must be at least 1")
-    # CPU time of this one process: other work on the machine does not distort the figures.
-    print(f"{rules.title}, {players} players, {games} random games, one core (CPU time)")
+Log = list[tuple[int, dict[str, Any]]]
 
-    logs: list[list[tuple[int, dict[str, Any]]]] = []
-    states: list[tuple[Any, int]] = []
-    # The same games (seeded) several times, the best time kept, as for the replay below:
-    # a figure of the engine, not of whatever else the machine did meanwhile.
-    elapsed = float("inf")
-    for _ in range(args.repeat):
-        logs = []
-        started = time.process_time()
-        for game in range(games):
-            state = rules.new_game(players, game)
-            rng = random.Random(game)
-            log = []
-            while not rules.is_finished(state):
-                seat = rules.to_act(state)[0]
-                action = choose_action(rules, state, seat, "random", rng)
-                log.append((seat, action))
-                state = rules.apply(state, seat, action)
-            logs.append(log)
-        elapsed = min(elapsed, time.process_time() - started)
+
+def _random_games(rules: Rules[Any], players: int, games: int | None) -> tuple[list[Log], float]:
+    """Seeded random games (game ``n`` has seed ``n``), their logs and the CPU time they took.
+    With ``games`` None: up to BENCH_GAMES, stopping once BENCH_BUDGET seconds are spent."""
+    wanted = BENCH_GAMES if games is None else games
+    logs: list[Log] = []
+    started = time.process_time()
+    for game in range(wanted):
+        state = rules.new_game(players, game)
+        rng = random.Random(game)
+        bots = ["random"] * players
+        log: Log = []
+        while not rules.is_finished(state):
+            if len(log) >= MAX_ACTIONS:
+                raise _too_long(rules)
+            seat, action = next_move(rules, state, bots, rng)
+            log.append((seat, action))
+            state = rules.apply(state, seat, action)
+        logs.append(log)
+        if games is None and time.process_time() - started > BENCH_BUDGET:
+            break
+    return logs, time.process_time() - started
+
+
+def _bench_one(rules: Rules[Any], args: argparse.Namespace, reference: float) -> None:
+    players = players_for(rules, args.players, exact=args.rules is not None)
+    # The same seeded games several times, the best time kept: a figure of the engine, not
+    # of whatever else the machine did meanwhile. CPU time of this one process, likewise.
+    logs, elapsed = _random_games(rules, players, args.games)
+    games = len(logs)
+    for _ in range(args.repeat - 1):
+        elapsed = min(elapsed, _random_games(rules, players, games)[1])
     actions = sum(len(log) for log in logs)
-    reference = _reference_speed()
-    print(f"random full games:        {games / elapsed:8.1f} games/s (best of {args.repeat})")
-    print(f"average actions per game: {actions / games:8.1f}")
+    print(f"{rules.title} ({rules.id}), {players} players, {games} random games, one core (CPU time)")
     print(
-        f"baseline (this machine):  {reference:8.2f} M dicts+tuples/s of plain Python; "
-        f"{games / elapsed / reference:.1f} games/s per M (compare machines by this)"
+        f"  random full games:        {games / elapsed:8.1f} games/s (best of {args.repeat}); "
+        f"{games / elapsed / reference:.1f} games/s per M of the baseline"
     )
+    print(f"  average actions per game: {actions / games:8.1f}")
 
+    triples: list[tuple[Any, int, dict[str, Any]]] = []
     for game, log in enumerate(logs):
         state = rules.new_game(players, game)
         for seat, action in log:
-            states.append((state, seat))
+            triples.append((state, seat, action))
             state = rules.apply(state, seat, action)
     best = float("inf")
     for _ in range(args.repeat):
@@ -242,15 +294,36 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 state = rules.apply(state, seat, action)
         best = min(best, time.process_time() - started)
     print(
-        f"replay with validation:   {best / games * 1000:8.3f} ms/game "
+        f"  replay with validation:   {best / games * 1000:8.3f} ms/game "
         f"({best / actions * 1e6:.1f} us/action, best of {args.repeat})"
     )
 
+    best = float("inf")
+    for _ in range(args.repeat):
+        started = time.process_time()
+        for state, seat, action in triples:
+            rules.step(state, seat, action)
+        best = min(best, time.process_time() - started)
+    print(f"  step (state and texts):   {best / actions * 1e6:8.1f} us/action (best of {args.repeat})")
+
     started = time.process_time()
-    for state, seat in states:
+    for state, seat, _ in triples:
         rules.legal_actions(state, seat)
     elapsed = time.process_time() - started
-    print(f"legal_actions:            {elapsed / len(states) * 1e6:8.1f} us/call ({len(states)} calls)")
+    print(f"  legal_actions:            {elapsed / actions * 1e6:8.1f} us/call ({actions} calls)")
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    if (args.games is not None and args.games < 1) or args.repeat < 1:
+        raise CliError("--games and --repeat must be at least 1")
+    chosen = [get_rules(args.rules)] if args.rules else [r for r in all_rules() if r is get_rules(r.id)]
+    reference = _reference_speed()
+    print(
+        f"baseline (this machine): {reference:.2f} M dicts+tuples/s of plain Python "
+        "(compare machines by games/s per M of it)"
+    )
+    for rules in chosen:
+        _bench_one(rules, args, reference)
     return 0
 
 
@@ -258,17 +331,20 @@ def build_parser() -> argparse.ArgumentParser:
     ids = [rules_id for rules_id, _ in available_rules()]
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-
-    def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--rules", default="pirates", choices=ids, help="rule set id (default: pirates)")
-        p.add_argument("--players", type=int, default=4, help="number of players (default: 4)")
+    players_help = f"number of players (default: {DEFAULT_PLAYERS}, or the nearest count the rules allow)"
 
     play = sub.add_parser("play", help="play a whole game between bots and print its log")
-    common(play)
+    play.add_argument("--rules", required=True, choices=ids, help="rule set id")
+    play.add_argument("--players", type=int, help=players_help)
     play.add_argument("--seed", default="1", help="game seed; digits make a number seed (default: 1)")
     play.add_argument("--bots", default="", help="comma-separated bot per seat: random or greedy")
-    play.add_argument("--card-set", help="bundled card set id, or a path to a card-set .json file")
-    play.add_argument("--first-seat", type=int, help="seat that starts (default: drawn from the seed)")
+    play.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an option of new_game (repeatable): VALUE is JSON or a string; NAME=@FILE reads JSON",
+    )
     play.add_argument("--log", help="write the game's JSON-lines log to this file")
     play.set_defaults(func=cmd_play)
 
@@ -277,14 +353,20 @@ def build_parser() -> argparse.ArgumentParser:
     replay.set_defaults(func=cmd_replay)
 
     match = sub.add_parser("match", help="one greedy bot against random bots, seats rotating")
-    common(match)
+    match.add_argument("--rules", required=True, choices=ids, help="rule set id")
+    match.add_argument("--players", type=int, help=players_help)
     match.add_argument("--games", type=int, default=200)
     match.add_argument("--seed", default="match", help="base seed of the games")
     match.set_defaults(func=cmd_match)
 
-    bench = sub.add_parser("bench", help="speed of random play, replay and legal_actions")
-    common(bench)
-    bench.add_argument("--games", type=int, default=500)
+    bench = sub.add_parser("bench", help="speed of random play, replay, step and legal_actions")
+    bench.add_argument("--rules", choices=ids, help="one rule set (default: every rule set)")
+    bench.add_argument("--players", type=int, help=players_help)
+    bench.add_argument(
+        "--games",
+        type=int,
+        help=f"games per rule set (default: {BENCH_GAMES}, fewer if they take over {BENCH_BUDGET:g} s)",
+    )
     bench.add_argument("--repeat", type=int, default=3, help="passes of games and replay (best counts)")
     bench.set_defaults(func=cmd_bench)
     return parser
@@ -294,7 +376,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         status: int = args.func(args)
-    except (CliError, GameLogError, IllegalAction, ValueError, OSError) as exc:
+    except (CliError, GameLogError, IllegalAction, InvalidOptions, ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     return status

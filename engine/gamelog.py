@@ -2,7 +2,7 @@
 ``python -m engine replay`` reads it.
 
     {"seq": 1, "kind": "game_started", "seat": null,
-     "payload": {"rules": "pirates", "version": 1, "players": 4, "seed": "s", "options": {}}}
+     "payload": {"rules": "<id>", "version": 1, "players": 4, "seed": "s", "options": {}}}
     {"seq": 2, "kind": "action", "seat": 2, "payload": {"action": {...}}, "actor": "user:alice"}
     ...
     {"kind": "result", "payload": {"scores": [...], "winners": [...]}}      (optional, last)

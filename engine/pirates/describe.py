@@ -1,15 +1,17 @@
 """One sentence per action for the game log, in the game's words, told from the state
 before the action ("Red captures the Brig Mermaid with 3 pirates, takes rum and keeps the
-card.")."""
+card.").
+
+The sentence is made from the move as ``check`` read it, the states before and after, and
+the boarding outcome ``perform_boarding`` computed: nothing is validated or performed twice.
+"""
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.base import seat_name
-from engine.pirates.actions import Assemble, Capture, Mutiny, Ransom, card_title, check
+from engine.pirates.actions import Assemble, Capture, Move, Mutiny, Ransom, card_title
 from engine.pirates.cards import KINDS
-from engine.pirates.play import Boarding, boarding, mutineers, perform, spot_after_mutiny
+from engine.pirates.play import Boarding
 from engine.pirates.state import (
     END_CARDS,
     END_LIMIT,
@@ -56,42 +58,41 @@ def _boarding(outcome: Boarding, double: bool) -> str:
     return text
 
 
-def describe(state: PiratesState, seat: int, action: Any) -> str:
-    move = check(state, seat, action)
+def describe(
+    before: PiratesState, seat: int, move: Move, after: PiratesState, outcome: Boarding | None
+) -> str:
+    """The sentence for ``move`` (validated) of ``seat``; ``outcome`` is the boarding of a
+    capture or mutiny, ``None`` for other moves."""
     who = seat_name(seat)
     if isinstance(move, Assemble):
-        mine, target = state.parties[move.party], state.parties[move.onto]
+        mine, target = before.parties[move.party], before.parties[move.onto]
         text = (
             f"{who} places {_party(mine)} on {_party(target)}, forming a party of "
             f"{len(mine) + len(target)} with {pirate_name(mine[0])} as captain"
         )
     elif isinstance(move, Capture):
-        party = state.parties[move.party]
-        card = state.display[move.space]
-        outcome = boarding(state, seat, party, move.space, move.booty, False)
+        assert outcome is not None
+        party = before.parties[move.party]
         text = (
-            f"{who} captures {card_title(state.card_set, card)} with {_pirates(len(party))}, "
+            f"{who} captures {card_title(before.card_set, outcome.card)} with {_pirates(len(party))}, "
             f"{_boarding(outcome, False)}"
         )
     elif isinstance(move, Mutiny):
-        before = state.parties[move.party]
-        party = mutineers(before, move.pirate)
-        card = state.display[move.space]
-        outcome = boarding(state, seat, party, move.space, move.booty, True)
-        spot = spot_after_mutiny(state, seat, move.victim)
+        assert outcome is not None
+        party = before.parties[move.party]
         spot_text = (
             f"{seat_name(move.victim)} gets the black spot"
-            if spot == move.victim
+            if after.black_spot == move.victim
             else f"{who} takes the black spot from {seat_name(move.victim)}"
         )
         text = (
-            f"{who} leads a mutiny with {pirate_name(move.pirate)} in {_party(before)}, "
-            f"captures {card_title(state.card_set, card)}, {_boarding(outcome, True)}; {spot_text}"
+            f"{who} leads a mutiny with {pirate_name(move.pirate)} in {_party(party)}, "
+            f"captures {card_title(before.card_set, outcome.card)}, {_boarding(outcome, True)}; {spot_text}"
         )
     elif isinstance(move, Ransom):
-        source = state.parties[move.source]
+        source = before.parties[move.source]
         controller = seat_name(source[0] // PIRATES_PER_SEAT)
-        short = max(0, RANSOM - state.treasury[seat])
+        short = max(0, RANSOM - before.treasury[seat])
         paid = f"{RANSOM} ducats" + (f" ({short} from the supply)" if short else "")
         text = f"{who} pays {controller} {paid} to ransom {pirate_name(move.pirate)}"
         if move.onto < 0:
@@ -99,11 +100,10 @@ def describe(state: PiratesState, seat: int, action: Any) -> str:
         elif move.onto == source[0]:
             text += " and puts it back on top of that party as captain"
         else:
-            target = next(p for p in state.parties if p[0] == move.onto)
+            target = next(p for p in before.parties if p[0] == move.onto)
             text += f" and places it on {_party(target)}"
     else:
         text = f"{who} has no possible action and passes"
-    after = perform(state, seat, move)
     if after.end:
         text += "; " + _ENDINGS[after.end]
     return text + "."

@@ -1,8 +1,9 @@
 """Carrying out a validated move: the state transitions of P-ASM, P-CAP, P-MUT, P-RAN and
 P-TURN.
 
-The capture arithmetic lives in :func:`boarding`, which both the transition and the log
-sentence (describe.py) use, so the sentence always tells what the state will show.
+The capture arithmetic lives in :func:`boarding`; :func:`perform_boarding` hands its outcome
+to the log sentence (describe.py) as well, so one pass makes both the new state and the
+sentence, and the sentence always tells what the state shows.
 """
 
 from __future__ import annotations
@@ -148,12 +149,8 @@ def perform(state: PiratesState, seat: int, move: Move) -> PiratesState:
             END_LIMIT if actions >= ACTION_LIMIT else "",
             state.rng_state,
         )
-    if isinstance(move, Capture):
-        party = state.parties[move.party]
-        rest = state.parties[: move.party] + state.parties[move.party + 1 :]
-        return _board(state, seat, party, rest, move.space, move.booty, False, state.black_spot)
-    if isinstance(move, Mutiny):
-        return _mutiny(state, seat, move)
+    if isinstance(move, Capture | Mutiny):
+        return perform_boarding(state, seat, move)[0]
     if isinstance(move, Ransom):
         return _ransom(state, seat, move)
     assert isinstance(move, Pass)
@@ -171,11 +168,19 @@ def spot_after_mutiny(state: PiratesState, seat: int, victim: int) -> int:
     return seat if state.black_spot == victim else victim
 
 
-def _mutiny(state: PiratesState, seat: int, move: Mutiny) -> PiratesState:
-    party = mutineers(state.parties[move.party], move.pirate)
+def perform_boarding(
+    state: PiratesState, seat: int, move: Capture | Mutiny
+) -> tuple[PiratesState, Boarding]:
+    """A capture or a mutiny carried out, and what the boarding did (for the log sentence)."""
     rest = state.parties[: move.party] + state.parties[move.party + 1 :]
+    if isinstance(move, Capture):
+        party = state.parties[move.party]
+        outcome = boarding(state, seat, party, move.space, move.booty, False)
+        return _board(state, seat, party, rest, move.space, outcome, state.black_spot), outcome
+    party = mutineers(state.parties[move.party], move.pirate)
+    outcome = boarding(state, seat, party, move.space, move.booty, True)
     spot = spot_after_mutiny(state, seat, move.victim)
-    return _board(state, seat, party, rest, move.space, move.booty, True, spot)
+    return _board(state, seat, party, rest, move.space, outcome, spot), outcome
 
 
 def _board(
@@ -184,11 +189,9 @@ def _board(
     party: Party,
     rest: tuple[Party, ...],
     space: int,
-    booty: str | None,
-    double: bool,
+    outcome: Boarding,
     black_spot: int,
 ) -> PiratesState:
-    outcome = boarding(state, seat, party, space, booty, double)
     card_set = state.card_set
     card = outcome.card
     treasury = list(state.treasury)

@@ -9,14 +9,12 @@ from typing import Any
 
 from engine.base import JSON, Action, OptionInfo, Rules, Step
 from engine.errors import InvalidOptions
-from engine.pirates import legal, play, scoring, serial
-from engine.pirates.actions import check
-from engine.pirates.cards import KINDS, SUPPLY_PER_KIND, resolve_card_set
+from engine.pirates import legal, play, scoring, serial, strategy
+from engine.pirates.actions import Capture, Mutiny, check
+from engine.pirates.cards import BUNDLED_DEFAULT, KINDS, SUPPLY_PER_KIND, resolve_card_set
 from engine.pirates.describe import describe
 from engine.pirates.state import DISPLAY_SPACES, EMPTY, NOBODY, PIRATES_PER_SEAT, START_DUCATS, PiratesState
 from engine.pirates.view import view
-
-OPTIONS = ("card_set", "deck", "first_seat")
 
 
 def check_new_game(
@@ -83,15 +81,27 @@ class PiratesRules(Rules[PiratesState]):
     min_players = 3
     max_players = 5
     options = (
-        OptionInfo("card_set", "The card set: a bundled one by id, or a whole card-set object."),
+        OptionInfo(
+            "card_set",
+            "The card set: a bundled one by id, or a whole card-set object.",
+            example=BUNDLED_DEFAULT,
+        ),
         OptionInfo(
             "deck", "Every card id, top first, instead of the shuffle.", secret=True, fixes_chance=True
         ),
-        OptionInfo("first_seat", "The seat to start, instead of the draw.", secret=True, fixes_chance=True),
+        OptionInfo(
+            "first_seat",
+            "The seat to start, instead of the draw.",
+            secret=True,
+            fixes_chance=True,
+            example=0,
+        ),
     )
+    # The deck's order (P-SET-2) and the random state never reach a browser while the game runs.
+    secret_parts = ("deck", "rng")
 
     def new_game(self, players: int, seed: int | str, options: dict[str, Any] | None = None) -> PiratesState:
-        options = check_new_game(self, "Pirates", players, seed, options, OPTIONS)
+        options = check_new_game(self, "Pirates", players, seed, options, tuple(o.name for o in self.options))
         card_set = resolve_card_set(options.get("card_set"))
         order, first, rng = deal(card_set.ids, card_set.index, card_set.id, players, seed, options)
         display = tuple(order[:DISPLAY_SPACES]) + (EMPTY,) * max(0, DISPLAY_SPACES - len(order))
@@ -121,17 +131,31 @@ class PiratesRules(Rules[PiratesState]):
         return legal.legal_actions(state, seat)
 
     def step(self, state: PiratesState, seat: int, action: Action) -> Step[PiratesState]:
-        new_state = play.perform(state, seat, check(state, seat, action))
-        return Step(new_state, describe(state, seat, action))
+        # One check and one perform: the sentence is told from the checked move, the two
+        # states and the boarding outcome, so nothing is validated or performed twice.
+        move = check(state, seat, action)
+        if isinstance(move, Capture | Mutiny):
+            after, outcome = play.perform_boarding(state, seat, move)
+            return Step(after, describe(state, seat, move, after, outcome))
+        after = play.perform(state, seat, move)
+        return Step(after, describe(state, seat, move, after, None))
 
     def apply(self, state: PiratesState, seat: int, action: Action) -> PiratesState:
+        # Replays and bots need no sentence, so they skip making one.
         return play.perform(state, seat, check(state, seat, action))
+
+    def forced_action(self, state: PiratesState, seat: int) -> Action | None:
+        """P-TURN-1: the seat to act passes when it has nothing else to do; ``has_move``
+        stops at the first possible action instead of listing them all."""
+        if state.end or seat != state.active or legal.has_move(state, seat):
+            return None
+        return legal.PASS_ACTION
+
+    def evaluate(self, state: PiratesState, seat: int) -> float:
+        return strategy.evaluate(state, seat)
 
     def view(self, state: PiratesState, seat: int | None) -> dict[str, JSON]:
         return view(state, seat, rules_id=self.id, version=self.version, title=self.title)
-
-    def describe(self, state: PiratesState, seat: int, action: Action) -> str:
-        return describe(state, seat, action)
 
     def result(self, state: PiratesState) -> dict[str, list[int]] | None:
         return scoring.final_result(state) if state.end else None

@@ -69,10 +69,18 @@ def owner(pirate: int) -> int:
     return pirate // PIRATES_PER_SEAT
 
 
-def pirate_name(pirate: int) -> str:
-    """A pirate as players say it: "Red 3", "Blue ?"."""
+def _pirate_name(pirate: int) -> str:
     label = VALUE_LABELS[pirate % PIRATES_PER_SEAT]
     return f"{seat_name(owner(pirate))} {'?' if label == 'Q' else label}"
+
+
+# Made once: every log sentence names two or three pirates.
+PIRATE_NAMES: tuple[str, ...] = tuple(_pirate_name(p) for p in range(len(PIRATE_IDS)))
+
+
+def pirate_name(pirate: int) -> str:
+    """A pirate as players say it: "Red 3", "Blue ?"."""
+    return PIRATE_NAMES[pirate]
 
 
 def find_party(state: PiratesState, captain: int) -> int:

@@ -143,12 +143,12 @@ def settle(game: Game, state: Any, seats: list[Seat] | None = None) -> None:
         # turns pass around the table that is every event, a second large insert per move.
         if game.seq % settings.SNAPSHOT_EVERY == 0 or result is not None:
             write_snapshot(game, state)
-        forced = [seat for seat in to_act if rules.legal_actions(state, seat) == [PASS]]
-        if result is not None or not forced:
+        forced = next(((s, a) for s in to_act if (a := rules.forced_action(state, s)) is not None), None)
+        if result is not None or forced is None:
             break
         # P-TURN-1: a seat whose only legal action is to pass passes at once, as the system.
         _event, state = record(
-            game, state, forced[0], dict(PASS), kind=Event.Kind.AUTO_PASS, actor="system:pass"
+            game, state, forced[0], dict(forced[1]), kind=Event.Kind.AUTO_PASS, actor="system:pass"
         )
     rows.update_fields(game, READ_COLUMNS)
     _mark_seats_to_act(game)

@@ -6,8 +6,9 @@ import random
 
 import pytest
 
-from engine.bots import choose_action
+from engine.bots import choose_action, next_move
 from tests.engine.pirates_support import RULES, check_invariants, game, playout
+from tests.engine.toy_rules import DoubloonsRules
 
 
 def test_bots_choose_legal_actions_reproducibly() -> None:
@@ -46,3 +47,32 @@ def test_greedy_beats_random() -> None:
         assert result is not None
         wins += (seed % 4) in result["winners"]
     assert wins / games > 0.6
+
+
+def test_greedy_uses_the_rule_sets_own_evaluation() -> None:
+    """The greedy bot plays an action whose resulting position rules.evaluate rates best."""
+    state = game()
+    action = choose_action(RULES, state, 0, "greedy", random.Random(3))
+    best = max(RULES.evaluate(RULES.apply(state, 0, a), 0) for a in RULES.legal_actions(state, 0))
+    assert RULES.evaluate(RULES.apply(state, 0, action), 0) == best
+
+
+def test_greedy_plays_like_random_for_a_rule_set_without_evaluation() -> None:
+    rules = DoubloonsRules()
+    state = rules.new_game(3, "bots", {"purse": 3})
+    assert rules.evaluate(state, 0) is None
+    for seed in range(10):
+        greedy = choose_action(rules, state, 1, "greedy", random.Random(seed))
+        assert greedy == choose_action(rules, state, 1, "random", random.Random(seed))
+
+
+def test_next_move_lets_seats_acting_at_once_move_in_seat_order() -> None:
+    rules = DoubloonsRules()
+    state = rules.new_game(3, "order")
+    rng = random.Random(1)
+    seats = []
+    for _ in range(3):
+        seat, action = next_move(rules, state, ["random"] * 3, rng)
+        seats.append(seat)
+        state = rules.apply(state, seat, action)
+    assert seats == [0, 1, 2] and state.round == 1

@@ -7,6 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from engine import available_rules, registry
+from engine.cli import main
+from tests.engine.toy_rules import DoubloonsRules
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -19,8 +25,9 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 def test_play_writes_a_log_that_replay_accepts(tmp_path: Path) -> None:
     log = tmp_path / "game.jsonl"
     played = run(
-        "play", "--players", "3", "--seed", "cli", "--bots", "greedy,random,random", "--log", str(log)
-    )
+        "play", "--rules", "pirates", "--players", "3", "--seed", "cli", "--bots", "greedy,random,random",
+        "--log", str(log),
+    )  # fmt: skip
     assert played.returncode == 0, played.stderr
     lines = played.stdout.splitlines()
     assert lines[0].startswith("1. ") or lines[0].lstrip().startswith("1. ")
@@ -37,7 +44,7 @@ def test_play_writes_a_log_that_replay_accepts(tmp_path: Path) -> None:
 
 def test_replay_of_a_corrupted_log_exits_1_with_one_line(tmp_path: Path) -> None:
     log = tmp_path / "game.jsonl"
-    assert run("play", "--seed", "7", "--log", str(log)).returncode == 0
+    assert run("play", "--rules", "pirates", "--seed", "7", "--log", str(log)).returncode == 0
     lines = log.read_text("utf-8").splitlines()
     event = json.loads(lines[3])
     event["payload"]["action"] = {"type": "pass"}
@@ -56,17 +63,63 @@ def test_replay_of_a_corrupted_log_exits_1_with_one_line(tmp_path: Path) -> None
 
 
 def test_bad_arguments_are_one_line_errors() -> None:
-    bad = run("play", "--players", "7")
+    bad = run("play", "--rules", "pirates", "--players", "7")
     assert bad.returncode == 1 and bad.stderr.startswith("error: Pirates is for 3 to 5 players")
-    bad = run("play", "--bots", "greedy,random")
+    bad = run("play", "--rules", "pirates", "--bots", "greedy,random")
     assert bad.returncode == 1 and "names 2 bots for 4 players" in bad.stderr
+    bad = run("play", "--rules", "pirates", "--option", "colour=red")
+    assert bad.returncode == 1 and "pirates has no option 'colour'; options: card_set, deck" in bad.stderr
+    bad = run("play", "--rules", "pirates", "--option", "first_seat=9")
+    assert bad.returncode == 1 and bad.stderr.startswith("error: first_seat must be a seat number")
 
 
 def test_match_and_bench_run_quickly() -> None:
-    match = run("match", "--games", "8")
+    match = run("match", "--rules", "pirates", "--games", "8")
     assert match.returncode == 0, match.stderr
-    assert "greedy wins" in match.stdout
+    assert "greedy wins" in match.stdout and "plays at random" not in match.stdout
     bench = run("bench", "--games", "10", "--repeat", "1")
     assert bench.returncode == 0, bench.stderr
-    for label in ("games/s", "average actions per game", "ms/game", "us/call"):
-        assert label in bench.stdout
+    assert bench.stdout.startswith("baseline (this machine): ")
+    for rules_id, title in available_rules():  # every rule set, without naming one
+        assert f"{title} ({rules_id}), " in bench.stdout
+    labels = ("games/s per M of the baseline", "average actions per game", "ms/game", "step (", "us/call")
+    for label in labels:
+        assert bench.stdout.count(label) == len(available_rules())
+
+
+@pytest.fixture
+def doubloons(monkeypatch: pytest.MonkeyPatch) -> DoubloonsRules:
+    """The test rule set of several seats at once, registered for this test only."""
+    rules = DoubloonsRules()
+    monkeypatch.setitem(registry._RULES, rules.id, {rules.version: rules})
+    return rules
+
+
+def test_play_and_replay_when_several_seats_act_at_once(
+    doubloons: DoubloonsRules, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every seat owes a bid at once; the bots bid one at a time in seat order, and the
+    printed log tells the game as everyone reads it after the end (the bids in full)."""
+    log = tmp_path / "doubloons.jsonl"
+    args = ["play", "--rules", "doubloons", "--players", "3", "--bots", "greedy", "--option", "purse=2"]
+    assert main([*args, "--log", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert "1. Red bids " in out and "has chosen" not in out
+    events = [json.loads(line) for line in log.read_text("utf-8").splitlines()]
+    assert events[0]["payload"]["options"] == {"purse": 2}
+    assert [e["seat"] for e in events[1:-1]] == [0, 1, 2] * 3
+    assert main(["replay", str(log)]) == 0
+    assert "The recorded result matches the replay." in capsys.readouterr().out
+
+
+def test_match_and_bench_work_for_any_registered_rule_set(
+    doubloons: DoubloonsRules, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["match", "--rules", "doubloons", "--games", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "4 games of Doubloons (test game), 4 players" in out
+    assert "has no position evaluation, so the greedy bot plays at random" in out
+    assert main(["bench", "--rules", "doubloons", "--games", "5", "--repeat", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "Doubloons (test game) (doubloons), 4 players, 5 random games" in out
+    assert "Pirates" not in out

@@ -22,7 +22,7 @@ def test_get_rules_latest_and_by_version() -> None:
 
 
 def test_unknown_rules_and_versions_name_what_exists() -> None:
-    with pytest.raises(UnknownRules, match="Unknown rules 'chess'; known rules: pirates"):
+    with pytest.raises(UnknownRules, match=r"Unknown rules 'chess'; known rules: .*pirates"):
         engine.get_rules("chess")
     with pytest.raises(UnknownRules, match="no version 7; known versions: 1"):
         engine.get_rules("pirates", 7)
@@ -72,40 +72,40 @@ def test_spectator_and_seat_views_differ_only_in_viewer() -> None:
         assert {**RULES.view(state, seat), "viewer": None} == spectator
 
 
-def test_describe_sentences() -> None:
+def test_step_sentences() -> None:
     state = situation(parties=[["0.2", "1.3", "2.4"]], display=["S03", "S01", "S02", "S04"])
-    sentence = RULES.describe(state, 0, {"type": "capture", "party": "0.2", "card": "S03", "booty": "rum"})
+    sentence = RULES.step(state, 0, {"type": "capture", "party": "0.2", "card": "S03", "booty": "rum"}).text
     assert sentence == (
         "Red captures the Brig Mermaid with 3 pirates, takes rum, Blue's mate gets saber, "
         "pays 7 ducats and keeps the card."
     )
     single = situation(parties=[["0.2", "0.3"]], display=["S01", "S02", "S03", "S04"])
-    assert RULES.describe(single, 0, {"type": "capture", "party": "0.2", "card": "S01", "booty": None}) == (
+    assert RULES.step(single, 0, {"type": "capture", "party": "0.2", "card": "S01", "booty": None}).text == (
         "Red captures the Sloop Gull with 2 pirates, takes rum, pays nothing and keeps the card."
     )
-    assert RULES.describe(game(), 0, {"type": "assemble", "party": "0.3", "onto": "2.5"}) == (
+    assert RULES.step(game(), 0, {"type": "assemble", "party": "0.3", "onto": "2.5"}).text == (
         "Red places Red 3 on Green 5, forming a party of 2 with Red 3 as captain."
     )
     with pytest.raises(IllegalAction):
-        RULES.describe(game(), 1, {"type": "assemble", "party": "1.3", "onto": "2.5"})
+        RULES.step(game(), 1, {"type": "assemble", "party": "1.3", "onto": "2.5"})
 
 
-def test_describe_mutiny_ransom_and_pass() -> None:
+def test_step_sentences_of_mutiny_ransom_and_pass() -> None:
     state = situation(parties=[["1.5", "0.3", "2.Q"]], display=["S03", "S01", "S02", "S04"], black_spot=1)
     action = {"type": "mutiny", "victim": 1, "party": "1.5", "pirate": "0.3", "card": "S03", "booty": "rum"}
-    assert RULES.describe(state, 0, action) == (
+    assert RULES.step(state, 0, action).text == (
         "Red leads a mutiny with Red 3 in Blue's party of 3 led by Blue 5, captures the Brig Mermaid, "
         "takes rum, Blue's mate gets saber, pays double, 14 ducats and keeps the card; "
         "Red takes the black spot from Blue."
     )
     ransom = situation(parties=[["1.2", "0.2", "0.3", "0.4", "0.5", "0.Q"]], treasury=[2, 5, 5, 5])
-    assert RULES.describe(ransom, 0, {"type": "ransom", "pirate": "0.Q", "onto": "1.2"}) == (
+    assert RULES.step(ransom, 0, {"type": "ransom", "pirate": "0.Q", "onto": "1.2"}).text == (
         "Red pays Blue 5 ducats (3 from the supply) to ransom Red ? and puts it back on top of that party "
         "as captain."
     )
     parties = [[f"{s}.2", f"{s}.3", f"{s}.4", f"{s}.5", f"{s}.Q"] for s in range(3)]
     stuck = situation(3, parties=parties, display=["S11", "S12", "S13", "R06"], passes=2)
-    assert RULES.describe(stuck, 0, {"type": "pass"}) == (
+    assert RULES.step(stuck, 0, {"type": "pass"}).text == (
         "Red has no possible action and passes; after a full round of passes the game ends."
     )
 

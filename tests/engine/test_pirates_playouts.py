@@ -53,7 +53,7 @@ def test_p_party_2_random_playouts_keep_every_invariant(players: int) -> None:
         for state, seat, action in steps:
             check_invariants(state)
             assert action in RULES.legal_actions(state, seat)
-            sentence = RULES.describe(state, seat, action)
+            sentence = RULES.step(state, seat, action).text
             assert sentence.endswith(".") and sentence.split()[0] in NAMES
         check_invariants(final)
         assert RULES.is_finished(final) and RULES.to_act(final) == []

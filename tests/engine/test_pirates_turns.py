@@ -3,6 +3,7 @@ and the action notation (P-ACT)."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any
 
@@ -221,6 +222,39 @@ def test_p_turn_1_pass_is_refused_when_another_action_exists() -> None:
     assert {"type": "pass"} not in RULES.legal_actions(state, 0)
     with pytest.raises(IllegalAction, match="only pass when you have no other action"):
         RULES.apply(state, 0, {"type": "pass"})
+
+
+def test_p_turn_1_forced_action_is_the_pass_of_a_seat_with_nothing_else() -> None:
+    """P-TURN-1: the service passes at once for the seat to act when pass is its only action."""
+    assert RULES.forced_action(stuck(), 0) == {"type": "pass"}
+    assert RULES.forced_action(stuck(active=1), 0) is None, "only the seat to act"
+    assert RULES.forced_action(game(), 0) is None
+    assert RULES.forced_action(situation(end="full_round_of_passes"), 0) is None
+
+
+def test_p_turn_1_forced_action_agrees_with_legal_actions() -> None:
+    """P-TURN-1: forced_action (which stops at the first possible action) passes exactly
+    when legal_actions lists only pass, in random tables of parties and cards — half of them
+    drawn the way a seat gets stuck (its pirates together, only large ships showing)."""
+    rng = random.Random("p-turn-1")
+    large = [c for c in ALL_CARDS if CARDS.min_crew[CARDS.index[c]] >= 6]
+    outcomes: Counter[bool] = Counter()
+    for table in range(1500):
+        players = rng.choice([3, 4, 5])
+        pirates = [f"{s}.{v}" for s in range(players) for v in ("2", "3", "4", "5", "Q")]
+        if table % 2:
+            rng.shuffle(pirates)
+        parties: list[list[str]] = []
+        while pirates:
+            size = rng.randint(1, 9) if table % 2 else rng.choice([4, 5, 5, 6, 9])
+            parties.append(pirates[:size])
+            pirates = pirates[size:]
+        shown = rng.sample([*(ALL_CARDS if table % 2 else large), None], 4)
+        state = situation(players, parties=parties, display=shown)
+        stuck_now = RULES.legal_actions(state, 0) == [{"type": "pass"}]
+        assert RULES.forced_action(state, 0) == ({"type": "pass"} if stuck_now else None), (parties, shown)
+        outcomes[stuck_now] += 1
+    assert outcomes[True] > 20 and outcomes[False] > 20, outcomes
 
 
 def test_p_turn_1_a_full_round_of_passes_ends_the_game() -> None:

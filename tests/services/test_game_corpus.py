@@ -3,7 +3,7 @@ version it was played with, to the result recorded when it ended.
 
 A rule change that alters the outcome of a stored log must bump the rule set's version (and
 keep the old version replaying); this test fails otherwise. Files are named
-``<rules>-v<version>-<players>p.jsonl``; regenerate with ``python -m tests.fixtures.generate_games``.
+``<rules>-v<version>-<players>p.jsonl``; add with ``python -m tests.fixtures.generate_games RULES_ID``.
 """
 
 from __future__ import annotations

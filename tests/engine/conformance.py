@@ -1,0 +1,265 @@
+"""The checks every rule set passes, whatever its game (engine/README.md, "The contract").
+
+In the manner of OpenSpiel's random_sim_test: seeded random playouts at every player count,
+with the contract's invariants checked at each state. Plain functions, so tests can run them
+on any ``Rules`` object: tests/engine/test_conformance.py runs them on every registered rule
+set, and on faulty test rule sets to show each check can fail.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from engine.base import Action, Rules, Step
+from engine.errors import IllegalAction, InvalidOptions
+
+# A seed no view may show while the game runs (design.md, Secrets); distinctive, so finding
+# it in a view's JSON is no accident.
+SEED_MARK = "conformance-seed-5f0c2a9e"
+GARBAGE: list[Any] = [
+    None,
+    42,
+    "pass",
+    [],
+    {},
+    {"type": "no-such-action"},
+    {"type": None},
+    {"type": ["capture"]},
+]
+
+
+@dataclass
+class Playout:
+    """What one checked random game went through."""
+
+    players: int
+    seed: str
+    states: int = 0
+    actions: int = 0
+    finished: bool = False
+    secret_pairs: int = 0
+    forced: int = 0
+    visited: list[tuple[Any, int, Action]] = field(default_factory=list)
+
+
+def as_json(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, allow_nan=False)
+
+
+def check_json(data: Any, what: str) -> str:
+    """``data`` is plain JSON (no tuples, no NaN, string keys): it survives a round trip."""
+    text = as_json(data)
+    assert json.loads(text) == data, f"{what} changes in a JSON round trip (tuples? int keys?)"
+    return text
+
+
+def check_declarations(rules: Rules[Any]) -> None:
+    """What a rule set declares is coherent and new_game keeps to it."""
+    assert rules.id and rules.id == rules.id.lower() and " " not in rules.id
+    assert type(rules.version) is int and rules.version >= 1
+    assert isinstance(rules.title, str) and rules.title
+    counts = rules.player_counts
+    assert counts and list(counts) == sorted(set(counts)), "player_counts: ascending, each once"
+    assert rules.min_players == counts[0] and rules.max_players == counts[-1]
+    assert len(rules.colours) >= rules.max_players, "a colour for every seat"
+    assert len(set(rules.colours)) == len(rules.colours) and all(rules.colours)
+    names = [rules.seat_name(s) for s in range(rules.max_players)]
+    assert all(isinstance(n, str) and n for n in names) and len(set(names)) == len(names)
+    assert rules.seat_colours(counts[0]) == list(rules.colours[: counts[0]])
+    option_names = [option.name for option in rules.options]
+    assert len(set(option_names)) == len(option_names), "each option declared once"
+    players = counts[0]
+    for option in rules.options:
+        assert option.help, f"option {option.name} needs a help text"
+        if option.example is not None:
+            rules.new_game(players, SEED_MARK, {option.name: copy.deepcopy(option.example)})
+        with pytest.raises(InvalidOptions):  # a value of no sensible type
+            rules.new_game(players, SEED_MARK, {option.name: {"no": ["such", "value"]}})
+    with pytest.raises(InvalidOptions):
+        rules.new_game(players, SEED_MARK, {"no_such_option": 1})
+    with pytest.raises(InvalidOptions):
+        rules.new_game(counts[0] - 1, SEED_MARK)
+    with pytest.raises(InvalidOptions):
+        rules.new_game(counts[-1] + 1, SEED_MARK)
+    for bad_seed in (1.5, None, ["seed"]):
+        with pytest.raises(InvalidOptions):
+            rules.new_game(players, bad_seed)  # type: ignore[arg-type]
+    unplayed = [n for n in range(counts[0], counts[-1] + 1) if n not in counts]
+    for n in unplayed:
+        with pytest.raises(InvalidOptions):
+            rules.new_game(n, SEED_MARK)
+
+
+def check_refused(rules: Rules[Any], state: Any, seat: Any, action: Any) -> None:
+    """``action`` of ``seat`` raises IllegalAction with a sentence, from step and from apply."""
+    for call in (rules.step, rules.apply):
+        with pytest.raises(IllegalAction) as refused:
+            call(state, seat, action)
+        assert str(refused.value).strip(), f"IllegalAction for {action!r} needs a sentence"
+
+
+def check_step(rules: Rules[Any], state: Any, players: int, done: Step[Any]) -> None:
+    assert isinstance(done, Step)
+    assert isinstance(done.text, str) and done.text.strip(), "every action has a sentence for everyone"
+    for reader, text in done.private.items():
+        assert type(reader) is int and 0 <= reader < players, "private texts are keyed by seat"
+        assert isinstance(text, str) and text.strip()
+    if done.public_action is not None:
+        check_json(done.public_action, "public_action")
+    assert done.full_text is None or (isinstance(done.full_text, str) and done.full_text.strip())
+    assert rules.action_count(done.state) == rules.action_count(state) + 1
+
+
+def check_views(rules: Rules[Any], state: Any, players: int, running: bool) -> dict[int | None, str]:
+    """Every seat's and the spectator's view is JSON; none shows the seed while the game runs,
+    and the spectator's shows no part of ``dump`` the rule set declares secret."""
+    views: dict[int | None, str] = {}
+    for viewer in [None, *range(players)]:
+        text = check_json(rules.view(state, viewer), f"the view of {viewer}")
+        if running:
+            assert SEED_MARK not in text, f"the seed shows in the view of {viewer}"
+        views[viewer] = text
+    if running:
+        dumped = rules.dump(state)
+        spectator = (views[None], json.dumps(rules.view(state, None)))
+        for key in rules.secret_parts:
+            assert key in dumped, f"secret_parts names {key!r}, which dump does not have"
+            part = dumped[key]
+            if isinstance(part, list | dict) and len(part) < 2:
+                continue  # one card or one pick is indistinguishable from ordinary view content
+            for shown in (as_json(part), json.dumps(part)):
+                assert all(shown not in text for text in spectator), f"the spectator's view shows {key}"
+    return views
+
+
+def check_secret_choices(rules: Rules[Any], state: Any, seat: int, players: int) -> int:
+    """Two legal actions of ``seat`` whose steps show others the same ``public_action`` leave
+    every other seat, and spectators, with identical views and texts. Returns how many such
+    pairs were compared."""
+    groups: dict[str, list[Step[Any]]] = {}
+    for action in rules.legal_actions(state, seat):
+        done = rules.step(state, seat, action)
+        if done.public_action is not None:
+            groups.setdefault(as_json(done.public_action), []).append(done)
+    pairs = 0
+    for steps in groups.values():
+        first = steps[0]
+        for other in steps[1:]:
+            pairs += 1
+            assert first.text == other.text, "a secret choice shows in the text for everyone"
+            for viewer in [None, *(s for s in range(players) if s != seat)]:
+                assert as_json(rules.view(first.state, viewer)) == as_json(rules.view(other.state, viewer)), (
+                    f"a secret choice of seat {seat} shows in the view of {viewer}"
+                )
+                if viewer is not None:
+                    assert first.text_for(viewer) == other.text_for(viewer), (
+                        f"a secret choice of seat {seat} shows in the text of seat {viewer}"
+                    )
+    return pairs
+
+
+def check_state(
+    rules: Rules[Any], state: Any, players: int, earlier: list[tuple[Any, int, Action]], *, deep: bool
+) -> tuple[int, int]:
+    """The invariants of one reachable state. ``deep``: also every legal action, purity,
+    round trips, refusals, views and secrecy (the costly checks, on a sample of states).
+    Returns (secret pairs compared, forced actions seen)."""
+    to_act = rules.to_act(state)
+    finished = rules.is_finished(state)
+    result = rules.result(state)
+    assert finished == (result is not None)
+    assert (to_act == []) == finished, "to_act is empty exactly when the game is over"
+    assert to_act == sorted(set(to_act)) and all(0 <= s < players for s in to_act)
+    if len(to_act) > 1:
+        assert rules.simultaneous, "several seats act at once, so the rule set must say simultaneous"
+    forced = 0
+    for seat in range(players):
+        legal = rules.legal_actions(state, seat)
+        forced_action = rules.forced_action(state, seat)
+        if seat not in to_act:
+            assert legal == [], f"seat {seat} is not to act but has legal actions"
+            assert forced_action is None
+            continue
+        assert legal, f"seat {seat} is to act but has no legal action"
+        assert legal == rules.legal_actions(state, seat), "legal_actions is deterministic"
+        texts = [check_json(action, "a legal action") for action in legal]
+        assert len(set(texts)) == len(texts), "each legal action is listed once"
+        if forced_action is not None:
+            forced += 1
+            assert [forced_action] == legal, "a forced action is the seat's only legal action"
+    if not deep:
+        return 0, forced
+
+    before = rules.dump(state)
+    check_json(before, "dump")
+    assert rules.dump(rules.load(json.loads(json.dumps(before)))) == before, "load(dump(s)) dumps equal"
+    check_views(rules, state, players, running=not finished)
+    pairs = 0
+    untouched = "step and apply never change the state they are given"
+    for seat in to_act:
+        for action in rules.legal_actions(state, seat):
+            done = rules.step(state, seat, dict(action))
+            assert rules.dump(state) == before, untouched
+            check_step(rules, state, players, done)
+            applied = rules.apply(state, seat, dict(action))
+            assert rules.dump(state) == before, untouched
+            assert rules.dump(applied) == rules.dump(done.state), "apply gives the state step gives"
+        pairs += check_secret_choices(rules, state, seat, players)
+    for action in GARBAGE:
+        for seat in to_act or range(players):
+            check_refused(rules, state, seat, action)
+    for bad_seat in (-1, players, "0", None, 0.0):
+        probe = rules.legal_actions(state, to_act[0])[0] if to_act else {"type": "pass"}
+        check_refused(rules, state, bad_seat, probe)
+    idle = [s for s in range(players) if s not in to_act]
+    if to_act and idle:
+        check_refused(rules, state, idle[0], rules.legal_actions(state, to_act[0])[0])
+    for _, old_seat, old_action in earlier[-6:]:
+        if old_action not in rules.legal_actions(state, old_seat):
+            check_refused(rules, state, old_seat, old_action)  # legal once, not now
+    assert rules.dump(state) == before, untouched
+    if finished:
+        assert result is not None
+        assert isinstance(result["scores"], list) and len(result["scores"]) == players
+        assert all(type(score) is int for score in result["scores"])
+        winners = result["winners"]
+        assert winners and winners == sorted(set(winners)) and all(0 <= w < players for w in winners)
+        check_json(result, "result")
+    return pairs, forced
+
+
+def playout(rules: Rules[Any], players: int, seed: str, *, max_actions: int, deep_every: int) -> Playout:
+    """One random game, checked at every state (deeply at every ``deep_every``-th and the
+    last), for at most ``max_actions`` actions; then replayed to the same dumps."""
+    record = Playout(players, seed)
+    state = rules.new_game(players, seed)
+    rng = random.Random(seed)
+    log: list[tuple[int, Action]] = []
+    while True:
+        running = not rules.is_finished(state)
+        deep = record.states % deep_every == 0 or not running or record.actions >= max_actions
+        pairs, forced = check_state(rules, state, players, record.visited, deep=deep)
+        record.states += 1
+        record.secret_pairs += pairs
+        record.forced += forced
+        if not running or record.actions >= max_actions:
+            break
+        seat = rng.choice(rules.to_act(state))
+        action = rng.choice(rules.legal_actions(state, seat))
+        record.visited.append((state, seat, action))
+        log.append((seat, json.loads(json.dumps(action))))
+        state = rules.step(state, seat, action).state
+        record.actions += 1
+    record.finished = rules.is_finished(state)
+    # The same seed and actions give the same game (design.md, Randomness).
+    again = rules.new_game(players, seed)
+    for seat, action in log:
+        again = rules.apply(again, seat, action)
+    assert rules.dump(again) == rules.dump(state), "replaying the same seed and actions reproduces the game"
+    return record

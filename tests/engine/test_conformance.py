@@ -1,0 +1,90 @@
+"""ENGINE-CONFORMANCE: every registered rule set keeps the engine contract (engine/README.md)
+in seeded random playouts at every player count it supports — the platform's generic code
+relies on nothing else. A new rule set joins these tests by being registered.
+
+The checks themselves (tests/engine/conformance.py) are shown to fail on faulty rule sets
+(tests/engine/toy_rules.py), so a pass means something.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import engine
+from engine.base import Rules
+from tests.engine import conformance
+from tests.engine.toy_rules import ChattyDoubloons, DoubloonsRules, LeakyDoubloons, MutatingDoubloons
+
+GAMES_PER_COUNT = 5
+# Pirates ends by P-TURN-2 at 1,000 actions; random games of it take about 120. A rule set
+# whose random games outlast this bound fails below, since its end would go unchecked.
+MAX_ACTIONS = 1500
+DEEP_EVERY = 5
+
+CASES = [
+    (rules_id, players)
+    for rules_id, _ in engine.available_rules()
+    for players in engine.get_rules(rules_id).player_counts
+]
+
+
+def test_every_rule_set_is_checked() -> None:
+    assert "pirates" in {rules_id for rules_id, _ in CASES}
+    assert {rules_id for rules_id, _ in CASES} == {rules_id for rules_id, _ in engine.available_rules()}
+
+
+@pytest.mark.parametrize("rules_id", [rules_id for rules_id, _ in engine.available_rules()])
+def test_declarations_match_what_new_game_accepts(rules_id: str) -> None:
+    """Options, player counts, colours and seat names are what the rule set plays by; an
+    unknown option, a player count outside player_counts and a bad seed are refused."""
+    conformance.check_declarations(engine.get_rules(rules_id))
+
+
+def run_playouts(rules: Rules[Any], players: int, games: int = GAMES_PER_COUNT) -> list[conformance.Playout]:
+    return [
+        conformance.playout(
+            rules,
+            players,
+            f"{conformance.SEED_MARK}:{rules.id}:{players}:{game}",
+            max_actions=MAX_ACTIONS,
+            deep_every=DEEP_EVERY,
+        )
+        for game in range(games)
+    ]
+
+
+@pytest.mark.parametrize(("rules_id", "players"), CASES, ids=[f"{r}-{n}p" for r, n in CASES])
+def test_random_playouts_keep_the_contract(rules_id: str, players: int) -> None:
+    """to_act, legal_actions, forced_action, step/apply (pure, every listed action applies,
+    illegal ones refused with a sentence), dump/load, views (JSON, no seed, no secret part),
+    secret choices indistinguishable to others, result at the end, determinism."""
+    playouts = run_playouts(engine.get_rules(rules_id), players)
+    assert all(p.actions > 0 for p in playouts)
+    assert any(p.finished for p in playouts), f"no random game ended within {MAX_ACTIONS} actions"
+
+
+def test_the_checks_pass_a_sound_rule_set_with_secret_simultaneous_picks() -> None:
+    """The toy rule set has what Pirates lacks — several seats at once, secret picks, chance
+    in play, forced actions — so every check runs for real on it."""
+    rules = DoubloonsRules()
+    conformance.check_declarations(rules)
+    playouts = [p for players in rules.player_counts for p in run_playouts(rules, players, 4)]
+    assert all(p.finished for p in playouts)
+    assert sum(p.secret_pairs for p in playouts) > 20, "secret choices were compared"
+    assert sum(p.forced for p in playouts) > 0, "forced actions were checked"
+
+
+@pytest.mark.parametrize(
+    ("faulty", "complaint"),
+    [
+        (LeakyDoubloons(), "view"),
+        (ChattyDoubloons(), "text for everyone"),
+        (MutatingDoubloons(), "never change the state"),
+    ],
+    ids=["pending-bids-in-view", "secret-bid-in-text", "step-mutates-input"],
+)
+def test_the_checks_catch_a_faulty_rule_set(faulty: Rules[Any], complaint: str) -> None:
+    with pytest.raises(AssertionError, match=complaint):
+        run_playouts(faulty, 3, 2)

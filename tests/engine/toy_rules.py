@@ -1,0 +1,237 @@
+"""A small rule set for testing the generic engine code (bots, command line, registry, the
+conformance suite) where Pirates cannot: several seats act at once, picks are secret until
+all are in, and chance enters during play.
+
+"Doubloons": each of 3 rounds, every seat secretly bids 0 to 3 doubloons from its purse of
+3; when the last bid is in, all are revealed, every bid is paid, and the highest bid takes a
+point (a tie is settled by a roll of the game's own generator). The most points wins. A seat
+with an empty purse bids 0 without being asked (``forced_action``).
+
+It is not registered in the engine; tests register it where they need the registry.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, NamedTuple
+
+from engine.base import (
+    JSON,
+    Action,
+    OptionInfo,
+    RngState,
+    Rules,
+    Step,
+    rng_from_state,
+    rng_state_from_json,
+    rng_state_to_json,
+)
+from engine.errors import IllegalAction, InvalidOptions, InvalidSnapshot
+
+ROUNDS = 3
+PURSE = 3
+MAX_BID = 3
+
+
+class DoubloonsState(NamedTuple):
+    players: int
+    round: int
+    purses: tuple[int, ...]
+    points: tuple[int, ...]
+    pending: tuple[int | None, ...]  # this round's secret bids, None: not yet
+    last_bids: tuple[int, ...]  # the bids revealed at the end of the last round
+    actions: int
+    rng_state: RngState
+
+
+def _plural(coins: int) -> str:
+    return "1 doubloon" if coins == 1 else f"{coins} doubloons"
+
+
+class DoubloonsRules(Rules[DoubloonsState]):
+    id = "doubloons"
+    version = 1
+    title = "Doubloons (test game)"
+    min_players = 2
+    max_players = 4
+    options = (OptionInfo("purse", "Doubloons each seat starts with.", example=4),)
+    simultaneous = True
+    chance_in_play = True
+    colours = ("red", "blue", "green", "yellow")
+    secret_parts = ("pending", "rng")
+
+    def new_game(
+        self, players: int, seed: int | str, options: dict[str, Any] | None = None
+    ) -> DoubloonsState:
+        if type(players) is not int or not self.min_players <= players <= self.max_players:
+            raise InvalidOptions(f"Doubloons is for 2 to 4 players, not {players!r}")
+        if type(seed) not in (int, str):
+            raise InvalidOptions("seed must be a whole number or a string")
+        options = {} if options is None else options
+        if not isinstance(options, dict) or set(options) - {"purse"}:
+            raise InvalidOptions("the only option is purse")
+        purse = options.get("purse", PURSE)
+        if type(purse) is not int or not 0 <= purse <= 20:
+            raise InvalidOptions("purse must be a whole number from 0 to 20")
+        return DoubloonsState(
+            players,
+            0,
+            (purse,) * players,
+            (0,) * players,
+            (None,) * players,
+            (),
+            0,
+            random.Random(seed).getstate(),
+        )
+
+    def to_act(self, state: DoubloonsState) -> list[int]:
+        if state.round >= ROUNDS:
+            return []
+        return [seat for seat, bid in enumerate(state.pending) if bid is None]
+
+    def legal_actions(self, state: DoubloonsState, seat: int) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
+        return [{"type": "bid", "coins": c} for c in range(min(MAX_BID, state.purses[seat]) + 1)]
+
+    def forced_action(self, state: DoubloonsState, seat: int) -> Action | None:
+        if seat in self.to_act(state) and state.purses[seat] == 0:
+            return {"type": "bid", "coins": 0}
+        return None
+
+    def _check(self, state: DoubloonsState, seat: Any, action: Any) -> int:
+        if type(seat) is not int or not 0 <= seat < state.players:
+            raise IllegalAction(f"There is no seat {seat!r} in this game")
+        if seat not in self.to_act(state):
+            raise IllegalAction("The game is over" if state.round >= ROUNDS else "You have already bid")
+        if not isinstance(action, dict) or action.keys() != {"type", "coins"} or action["type"] != "bid":
+            raise IllegalAction('An action is {"type": "bid", "coins": N}')
+        coins = action["coins"]
+        if type(coins) is not int or not 0 <= coins <= min(MAX_BID, state.purses[seat]):
+            raise IllegalAction(f"Bid a whole number from 0 to {min(MAX_BID, state.purses[seat])}")
+        return int(coins)
+
+    def step(self, state: DoubloonsState, seat: int, action: Action) -> Step[DoubloonsState]:
+        coins = self._check(state, seat, action)
+        who = self.seat_name(seat)
+        pending = (*state.pending[:seat], coins, *state.pending[seat + 1 :])
+        if None in pending:
+            after = state._replace(pending=pending, actions=state.actions + 1)
+            return Step(
+                after,
+                f"{who} has chosen a bid.",
+                private={seat: f"You bid {_plural(coins)}."},
+                public_action={"type": "bid"},
+                full_text=f"{who} bids {_plural(coins)}.",
+            )
+        bids = tuple(0 if b is None else b for b in pending)
+        top = max(bids)
+        tied = [s for s, b in enumerate(bids) if b == top]
+        rng = rng_from_state(state.rng_state)
+        winner = tied[rng.randrange(len(tied))] if len(tied) > 1 else tied[0]
+        points = tuple(p + (s == winner) for s, p in enumerate(state.points))
+        after = DoubloonsState(
+            state.players,
+            state.round + 1,
+            tuple(p - b for p, b in zip(state.purses, bids, strict=True)),
+            points,
+            (None,) * state.players,
+            bids,
+            state.actions + 1,
+            rng.getstate(),
+        )
+        shown = ", ".join(f"{self.seat_name(s)} {b}" for s, b in enumerate(bids))
+        text = f"{who} bids {_plural(coins)}; the bids are {shown}; {self.seat_name(winner)} takes the round."
+        return Step(after, text)
+
+    def view(self, state: DoubloonsState, seat: int | None) -> dict[str, JSON]:
+        return {
+            "rules": self.id,
+            "viewer": seat,
+            "round": state.round,
+            "purses": list(state.purses),
+            "points": list(state.points),
+            "chosen": [bid is not None for bid in state.pending],
+            "my_bid": None if seat is None else state.pending[seat],
+            "last_bids": list(state.last_bids),
+            "to_act": self.to_act(state),
+            "result": self.result(state),
+        }
+
+    def result(self, state: DoubloonsState) -> dict[str, list[int]] | None:
+        if state.round < ROUNDS:
+            return None
+        best = max(state.points)
+        return {"scores": list(state.points), "winners": [s for s, p in enumerate(state.points) if p == best]}
+
+    def dump(self, state: DoubloonsState) -> dict[str, JSON]:
+        return {
+            "rules": self.id,
+            "players": state.players,
+            "round": state.round,
+            "purses": list(state.purses),
+            "points": list(state.points),
+            "pending": list(state.pending),
+            "last_bids": list(state.last_bids),
+            "actions": state.actions,
+            "rng": rng_state_to_json(state.rng_state),
+        }
+
+    def load(self, data: dict[str, JSON]) -> DoubloonsState:
+        try:
+            return DoubloonsState(
+                int(data["players"]),
+                int(data["round"]),
+                tuple(data["purses"]),
+                tuple(data["points"]),
+                tuple(data["pending"]),
+                tuple(data["last_bids"]),
+                int(data["actions"]),
+                rng_state_from_json(data["rng"]),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InvalidSnapshot(f"not a Doubloons snapshot: {exc}") from None
+
+    def action_count(self, state: DoubloonsState) -> int:
+        return state.actions
+
+
+class LeakyDoubloons(DoubloonsRules):
+    """Shows every pending bid to everyone: the conformance suite must catch it."""
+
+    id = "leaky-doubloons"
+
+    def view(self, state: DoubloonsState, seat: int | None) -> dict[str, JSON]:
+        return {**super().view(state, seat), "bids_so_far": list(state.pending)}
+
+
+class ChattyDoubloons(DoubloonsRules):
+    """Tells everyone how much a secret bid was: the conformance suite must catch it."""
+
+    id = "chatty-doubloons"
+
+    def step(self, state: DoubloonsState, seat: int, action: Action) -> Step[DoubloonsState]:
+        done = super().step(state, seat, action)
+        return done._replace(text=done.full_text) if done.full_text else done
+
+
+class MutatingDoubloons(DoubloonsRules):
+    """Records a bid in the pending list in place, so the caller's state changes too: the
+    conformance suite must catch it."""
+
+    id = "mutating-doubloons"
+
+    def new_game(
+        self, players: int, seed: int | str, options: dict[str, Any] | None = None
+    ) -> DoubloonsState:
+        pending: Any = [None] * players
+        return super().new_game(players, seed, options)._replace(pending=pending)
+
+    def step(self, state: DoubloonsState, seat: int, action: Action) -> Step[DoubloonsState]:
+        done = super().step(state, seat, action)
+        if done.state.round != state.round:  # the round ended: a fresh list
+            fresh: Any = [None] * state.players
+            return done._replace(state=done.state._replace(pending=fresh))
+        shared: Any = state.pending
+        shared[seat] = done.state.pending[seat]  # the bug: the caller's list changes
+        return done._replace(state=done.state._replace(pending=shared))
