@@ -80,7 +80,7 @@ def test_rules_page_renders_markdown_with_clarifications(client: Client) -> None
     text = page.content.decode()
     assert page.status_code == 200
     assert '<h3 id="capture-p-cap">' in text and "<table" in text and "<code>" in text
-    source = (Path(__file__).resolve().parents[2] / "games" / "tables" / "pirates" / "rules.md").read_text()
+    source = (Path(__file__).resolve().parents[2] / "engine" / "pirates" / "rules.md").read_text()
     assert text.count('class="clarified"') == source.count("**Clarification:**") >= 4
     assert 'id="p-turn-1"' in text and "full round" in text
     assert client.get("/rules/chess/").status_code == 404

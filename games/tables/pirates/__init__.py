@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import engine.pirates
 from games.tables.base import MoveGroup, Table
 from games.tables.pirates.presenters import board, move_groups, move_steps
 
@@ -18,7 +19,8 @@ class PiratesTable(Table):
     move_hint = "choose a party, then what to do with it."
     chart_title = "Ducats over time"
     chart_unit = "ducats"
-    rules_doc = Path(__file__).resolve().parent / "rules.md"
+    # The rules as the engine implements them, with every clarification.
+    rules_doc = Path(engine.pirates.__file__).resolve().parent / "rules.md"
 
     def board(self, view: dict[str, Any], seats_summary: list[dict[str, Any]]) -> dict[str, Any]:
         return board(view, seats_summary)
