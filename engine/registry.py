@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.base import Rules
+from engine.captain_lucky import CaptainLuckyRules
 from engine.errors import UnknownRules
 from engine.pirates import PiratesRules
 
@@ -16,6 +17,7 @@ def register(rules: Rules[Any]) -> None:
 
 
 register(PiratesRules())
+register(CaptainLuckyRules())
 
 
 def get_rules(rules_id: str, version: int | None = None) -> Rules[Any]:
