@@ -31,7 +31,9 @@ def play(state: LuckyState, seat: int, action: dict[str, Any]) -> tuple[LuckySta
 def test_k_turn_1_place_cards_of_one_kind_and_draw_back_up_to_five() -> None:
     """K-TURN-1: 1-5 cards of one kind go to the middle; the hand is filled back up to 5, and
     only the placing seat reads what it drew."""
-    state = situation(4, hands={0: {"ruby": 3, "pearl": 2}}, middle=[(1, "pearl", 1)], pile=["gold_bar", "ruby"])
+    state = situation(
+        4, hands={0: {"ruby": 3, "pearl": 2}}, middle=[(1, "pearl", 1)], pile=["gold_bar", "ruby"]
+    )
     assert RULES.legal_actions(state, 0) == [
         {"type": "place", "kind": "pearl", "count": 1},
         {"type": "place", "kind": "pearl", "count": 2},
@@ -41,7 +43,9 @@ def test_k_turn_1_place_cards_of_one_kind_and_draw_back_up_to_five() -> None:
     ]
     after, text, private = play(state, 0, {"type": "place", "kind": "ruby", "count": 2})
     assert text == "Red places 2 rubies in the middle (m2: 2 rubies) and draws 2 cards."
-    assert private == {0: "Red places 2 rubies in the middle (m2: 2 rubies) and draws 2 cards (1 gold bar, 1 ruby)."}
+    assert private == {
+        0: "Red places 2 rubies in the middle (m2: 2 rubies) and draws 2 cards (1 gold bar, 1 ruby)."
+    }
     assert after.hands[0] == (0, 1, 2, 2, 0)
     assert sets_of(after, None) == [("m1", "pearl", 1), ("m2", "ruby", 2)]
     assert after.phase == STEAL and RULES.to_act(after) == [0]
@@ -58,12 +62,12 @@ def test_k_turn_1_a_card_must_be_placed_and_only_cards_held() -> None:
         RULES.apply(state, 0, {"type": "place", "kind": "ruby", "count": 2})
     with pytest.raises(IllegalAction, match="You hold no jade fish, not 1"):
         RULES.apply(state, 0, {"type": "place", "kind": "jade_fish", "count": 1})
-    for count in (0, 6, -1):
+    for number in (0, 6, -1):
         with pytest.raises(IllegalAction, match="1 to 5 cards"):
-            RULES.apply(state, 0, {"type": "place", "kind": "pearl", "count": count})
-    for count in ("2", 2.0, True, None):
+            RULES.apply(state, 0, {"type": "place", "kind": "pearl", "count": number})
+    for spelt in ("2", 2.0, True, None):
         with pytest.raises(IllegalAction, match="count must be a whole number"):
-            RULES.apply(state, 0, {"type": "place", "kind": "pearl", "count": count})
+            RULES.apply(state, 0, {"type": "place", "kind": "pearl", "count": spelt})
     with pytest.raises(IllegalAction, match="kind must be one of"):
         RULES.apply(state, 0, {"type": "place", "kind": "Pearl", "count": 1})
 
@@ -274,7 +278,7 @@ def test_k_turn_6_after_the_steal_the_hand_is_filled_and_the_next_seat_places() 
     )  # fmt: skip
     state, _, _ = play(state, 2, {"type": "steal", "set": "m1"})
     state, text, private = play(state, 2, {"type": "reroll"})
-    assert text.endswith("Green draws 1 card.") and private[2].endswith(")." )
+    assert text.endswith("Green draws 1 card.") and private[2].endswith(").")
     assert sum(state.hands[2]) == 5 and state.active == 0 and state.phase == PLACE
 
 
@@ -382,7 +386,10 @@ def test_k_end_1_the_last_seat_drawing_the_last_card_ends_the_game_at_once() -> 
     state = RULES.apply(state, 2, {"type": "steal", "set": "m1"})
     step = RULES.step(state, 2, {"type": "reroll"})
     assert RULES.is_finished(step.state)
-    assert "Green draws 1 card. That was the last card of the pile: the game ends after Green's turn." in step.text
+    assert (
+        "Green draws 1 card. That was the last card of the pile: the game ends after Green's turn."
+        in step.text
+    )
     assert step.text.endswith("wins.") or "share the win" in step.text
 
 
@@ -403,7 +410,8 @@ def test_k_end_1_an_empty_hand_skips_placing_and_no_target_ends_the_turn() -> No
     assert [a["set"] for a in RULES.legal_actions(state, 1)] == ["m1", "p0s1"]
     bare = situation(
         3, hands={0: empty, 1: empty, 2: empty}, middle=[(1, "ruby", 1)], pile=[], rest="discard",
-        phase=STEAL, dice=[True], collections={0: [(1, "ruby", 4)], 1: [(1, "pearl", 5)], 2: [(1, "gold_bar", 5)]},
+        phase=STEAL, dice=[True],
+        collections={0: [(1, "ruby", 4)], 1: [(1, "pearl", 5)], 2: [(1, "gold_bar", 5)]},
     )  # fmt: skip
     check_invariants(bare)
     step = RULES.step(bare, 0, {"type": "steal", "set": "m1"})
@@ -417,7 +425,10 @@ def test_k_end_1_an_empty_hand_skips_placing_and_no_target_ends_the_turn() -> No
 # K-END-2 / K-END-3 ----------------------------------------------------------------------
 
 
-def ended(collections: dict[int, list[tuple[int, str, int]]], used: list[int], players: int = 3) -> LuckyState:
+Collections = dict[int, list[tuple[int, str, int]]]
+
+
+def ended(collections: Collections, used: list[int], players: int = 3) -> LuckyState:
     return situation(
         players, hands={s: {} for s in range(players)}, collections=collections, pile=[], rest="discard",
         captain_used=used, phase=OVER,
@@ -426,7 +437,9 @@ def ended(collections: dict[int, list[tuple[int, str, int]]], used: list[int], p
 
 def test_k_end_2_a_point_per_card_and_one_for_an_unused_captain() -> None:
     """K-END-2: 1 point per collected card, +1 if the captain bonus was not used."""
-    state = ended({0: [(1, "ruby", 5), (2, "pearl", 2)], 1: [(1, "gold_bar", 4)], 2: [(3, "jade_fish", 3)]}, [0])
+    state = ended(
+        {0: [(1, "ruby", 5), (2, "pearl", 2)], 1: [(1, "gold_bar", 4)], 2: [(3, "jade_fish", 3)]}, [0]
+    )
     assert RULES.result(state) == {"scores": [7, 5, 4], "winners": [0]}
     view = RULES.view(state, None)
     assert view["scoring"][0] == {
@@ -445,7 +458,10 @@ def test_k_end_2_a_point_per_card_and_one_for_an_unused_captain() -> None:
             "Red and Blue tie on 11 points; Red has more sets of 5 and wins.",
         ),
         (
-            {0: [(1, "ruby", 5), (2, "pearl", 3), (3, "gold_bar", 2)], 1: [(1, "ruby", 5), (2, "pearl", 4), (3, "gold_bar", 1)]},
+            {
+                0: [(1, "ruby", 5), (2, "pearl", 3), (3, "gold_bar", 2)],
+                1: [(1, "ruby", 5), (2, "pearl", 4), (3, "gold_bar", 1)],
+            },
             [],
             [1],
             "Red and Blue tie on 11 points; Blue has more sets of 4 and wins.",
@@ -471,7 +487,7 @@ def test_k_end_2_a_point_per_card_and_one_for_an_unused_captain() -> None:
     ],
 )
 def test_k_end_3_ties_compare_sets_of_5_then_4_and_so_on(
-    collections: dict[int, list[tuple[int, str, int]]], used: list[int], winners: list[int], ending: str
+    collections: Collections, used: list[int], winners: list[int], ending: str
 ) -> None:
     """K-END-3: the tied players compared together: more sets of exactly 5, then 4, …; still
     equal, they share the win; the closing sentence says why."""
