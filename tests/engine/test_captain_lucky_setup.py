@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import ast
 import copy
+import json
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -121,3 +127,42 @@ def test_k_set_2_a_seed_deals_the_same_game_every_time() -> None:
         assert RULES.dump(first) == RULES.dump(again)
         assert RULES.new_game(5, seed, {"deck": shuffled_deck(5, seed)}) == first
     assert RULES.new_game(4, 1).pile != RULES.new_game(4, 2).pile
+
+
+def test_k_turn_7_a_str_seed_deals_the_same_pile_in_every_process() -> None:
+    """K-TURN-7: random.Random(str) seeds from the string's bytes, not from hash(), so a str
+    seed deals the same pile whatever PYTHONHASHSEED a process runs with."""
+    code = (
+        "import engine, json; s = engine.get_rules('captain-lucky').new_game(4, 'same everywhere'); "
+        "print(json.dumps(s.pile))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    piles = set()
+    for hash_seed in ("1", "2", "random"):
+        done = subprocess.run(
+            [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        piles.add(done.stdout)
+    assert piles == {json.dumps(list(RULES.new_game(4, "same everywhere").pile)) + "\n"}
+
+
+def test_k_end_4_the_seed_is_never_to_be_revealed() -> None:
+    """K-END-4: hands are secret for ever, and the seed (or a fixed deck) with the public log
+    would give every hand away: the rule set tells the platform not to reveal them."""
+    assert RULES.reveal_seed_at_end is False
+    assert all(option.secret for option in RULES.options)
+
+
+def test_k_turn_7_no_clock_and_no_global_randomness() -> None:
+    """K-TURN-7: the game's own generator is the only source of chance; nothing reads a clock."""
+    package = Path(__file__).resolve().parents[2] / "engine" / "captain_lucky"
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                if node.value.id == "random":
+                    assert node.attr == "Random", (path.name, node.attr)
+                assert node.value.id not in ("time", "datetime", "os", "secrets"), (path.name, node.value.id)
+            if isinstance(node, ast.ImportFrom):
+                assert node.module not in ("time", "datetime", "random", "secrets"), (path.name, node.module)
