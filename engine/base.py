@@ -172,6 +172,10 @@ class Rules(ABC, Generic[S]):
     # order, hands, pending picks, the random state). The conformance suite checks that the
     # spectator's view never carries them; seat views may show a seat its own part.
     secret_parts: tuple[str, ...] = ()
+    # Whether the seed (and the options that fix what it would draw) may be shown once the
+    # game is over, so anyone can check the shuffle. False for a game that keeps something
+    # secret for ever which the seed would give away (Captain Lucky's hands, K-END-4).
+    reveal_seed_at_end: bool = True
 
     @property
     def player_counts(self) -> tuple[int, ...]:

@@ -25,6 +25,9 @@ class Viewer:
 
     seat: int | None = None
     game_over: bool = False
+    # The game is over and its rule set lets the seed be shown then (not Captain Lucky's,
+    # whose seed would give away the hands it keeps secret for ever).
+    seed_revealed: bool = False
 
 
 def payload(step: Step[Any], action: Action) -> dict[str, Any]:
@@ -85,6 +88,6 @@ def shape(event: Event, viewer: Viewer) -> dict[str, Any]:
         "created_at": event.created_at,
     }
     if event.kind == Event.Kind.GAME_STARTED:
-        # The seed predicts every draw: only once the game is over.
-        row["seed"] = event.payload.get("seed") if viewer.game_over else None
+        # The seed predicts every draw: only once the game is over, if the rules allow it then.
+        row["seed"] = event.payload.get("seed") if viewer.seed_revealed else None
     return row

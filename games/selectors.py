@@ -90,7 +90,7 @@ def game_detail(game: Game, user: AnyUser | None, seats: list[Seat] | None = Non
         "legal_actions": [],
         "result": game.result,
         "seed_sha256": game.seed_sha256 or None,
-        "seed": game.seed if game.is_over and game.seed else None,
+        "seed": game.seed if seed_revealed(game) else None,
     }
     if game.seq >= 1:
         rules = rules_for(game)
@@ -135,7 +135,14 @@ def open_public_games(user: AnyUser | None) -> QuerySet[Game]:
 def log_viewer(game: Game, user: AnyUser | None, seats: list[Seat] | None = None) -> Viewer:
     """Whose eyes the log is shaped for: the user's seat (if any) and whether the game is over."""
     seat = user_seat(game, user, seats)
-    return Viewer(seat=seat.position if seat is not None else None, game_over=game.is_over)
+    position = seat.position if seat is not None else None
+    return Viewer(seat=position, game_over=game.is_over, seed_revealed=seed_revealed(game))
+
+
+def seed_revealed(game: Game) -> bool:
+    """Whether the seed may be shown: once the game is over, unless its rule set keeps
+    something secret for ever that the seed would give away."""
+    return game.is_over and bool(game.seed) and rules_for(game).reveal_seed_at_end
 
 
 def events_for(game: Game, user: AnyUser | None, after: int = 0, limit: int = 1000) -> list[dict[str, Any]]:
@@ -181,6 +188,11 @@ def export_rows(game: Game) -> list[dict[str, Any]]:
     """The game's log as the engine's JSON-lines rows, with the recorded result. Finished games only."""
     if not game.is_over or game.seq < 1:
         raise Forbidden("The log of a game is exported only once the game is over (it contains the seed).")
+    if not rules_for(game).reveal_seed_at_end:
+        raise Forbidden(
+            f"The log of a game of {game.rules_title} cannot be exported: its seed would reveal the "
+            "hands, which stay secret for ever."
+        )
     rows: list[dict[str, Any]] = []
     for event in Event.objects.filter(game=game).order_by("seq"):
         row: dict[str, Any] = {

@@ -140,3 +140,19 @@ def test_the_chooser_and_everyone_after_the_end_see_the_choice(toy: ToyRules) ->
     events = _api(None).get(f"/api/games/{game.pk}/events/").json()
     assert events[1]["action"] == {"type": "pick", "number": 2}
     assert events[1]["text"] == "Red picked 2."
+
+
+def test_a_game_that_keeps_hands_secret_for_ever_never_shows_its_seed() -> None:
+    """K-END-4: Captain Lucky's seed would give away every hand, so it is not revealed at
+    the end, not in the game, its events or an export."""
+    users = make_users(2, prefix="lucky")
+    game = services.game_create(creator=users[0], rules_id="captain-lucky", players=2)
+    services.seat_join(game_id=game.pk, user=users[1])
+    game = services.game_start(game_id=game.pk, by=users[0])
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    anyone = _api(None)
+    assert anyone.get(f"/api/games/{game.pk}/").json()["seed"] is None
+    assert anyone.get(f"/api/games/{game.pk}/events/").json()[0]["seed"] is None
+    export = anyone.get(f"/api/games/{game.pk}/export/")
+    assert export.status_code == 403 and "secret for ever" in export.json()["detail"]
+    assert game.seed not in Client().get(f"/games/{game.pk}/").content.decode()

@@ -73,5 +73,7 @@ def test_the_seed_shows_only_once_the_game_is_over() -> None:
     started = Event(seq=1, kind=Event.Kind.GAME_STARTED, seat=None,
                     payload={"players": 3, "seed": "s3cr3t", "options": {}}, actor="system")
     assert shape(started, Viewer(seat=0))["seed"] is None
-    assert shape(started, Viewer(game_over=True))["seed"] == "s3cr3t"
+    assert shape(started, Viewer(game_over=True, seed_revealed=True))["seed"] == "s3cr3t"
+    # A rule set that keeps something secret for ever keeps the seed too (K-END-4).
+    assert shape(started, Viewer(game_over=True, seed_revealed=False))["seed"] is None
     assert shape(started, Viewer())["text"] == "The game started with 3 players."

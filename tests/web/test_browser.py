@@ -160,6 +160,7 @@ def test_three_players_invite_play_to_the_end_and_replay(
     anne = pages["anne"]
     anne.goto(f"{base}/games/new/")
     anne.fill("#id_title", "Browser Bay")
+    anne.select_option("#id_rules", "pirates")  # this story plays Pirates; other rule sets are offered too
     anne.select_option("#id_players", "3")
     anne.fill("#id_invite", "bob@example.test, cat@example.test")
     with anne.expect_navigation():
