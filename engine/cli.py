@@ -113,6 +113,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     log = parse(Path(args.file).read_text("utf-8"))
     result = check_result(log)
     print(f"Replayed {len(log.actions)} actions of {log.header.rules} v{log.header.version}.")
+    if log.head is not None:
+        print(f"Every event's hash checks out; the chain's head is {log.head}.")
+    else:
+        print("The log carries no hashes: its events were replayed, their chain not checked.")
     if result is None:
         state = replay_log(log)
         to_act = ", ".join(seat_name(s) for s in rules_of(log).to_act(state))
