@@ -27,6 +27,8 @@ def link_existing(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> N
     fields = ("id", "seq", "kind", "seat", "payload", "actor")
     with connection.cursor() as cursor:
         if postgres:
+            # ALTER TABLE refuses to run while deferred foreign-key checks are pending.
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
             cursor.execute(f"ALTER TABLE {table} DISABLE TRIGGER {quote(TRIGGER)}")
         game_ids = Event.objects.order_by().values_list("game_id", flat=True).distinct()
         for game_id in sorted(game_ids):
