@@ -120,7 +120,9 @@ def test_a_move_writes_the_head_in_the_update_it_already_makes(
     action = services.rules_for(game).legal_actions(state, game.to_act[0])[0]
     with CaptureQueriesContext(connection) as queries:
         submitted = services.action_submit(game_id=game.pk, user=user, action=action, expected_seq=game.seq)
-    statements = [q["sql"] for q in queries.captured_queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
+    statements = [
+        q["sql"] for q in queries.captured_queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))
+    ]
     # Lock the game row, read the seats, insert the event, update the game, mark the seats to act.
     assert len(statements) == 5
     game_updates = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('UPDATE "games_game"')]
