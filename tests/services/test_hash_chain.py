@@ -6,9 +6,13 @@ change the replay alone cannot see; old games are chained by the migration and v
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 from datetime import timedelta
 from io import StringIO
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,14 +22,17 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test.utils import CaptureQueriesContext
 from pytest_django import Settings
+from rest_framework.test import APIClient
 
 from engine.chain import GENESIS, event_hash, verify
 from games import services
 from games.models import Event, Game, Seat
 from games.services.state import cache_clear
-from tests.services.support import make_users, play_one, started_game, user_to_act
+from tests.services.support import make_users, play_one, play_to_end, started_game, user_to_act
 
 pytestmark = pytest.mark.django_db
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def recomputed(events: list[Event]) -> list[str]:
@@ -184,3 +191,46 @@ def test_the_migration_chains_games_played_before_it() -> None:
     assert "every hash chain holds" in replay_check()
     play_one(game, rng)  # new moves continue the migrated chain
     assert "every hash chain holds" in replay_check()
+
+
+def run_engine_replay(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "engine", "replay", str(path)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+
+
+def test_the_export_carries_the_hashes_and_engine_replay_checks_them(tmp_path: Path) -> None:
+    """An outside verifier needs only the export and `python -m engine replay`."""
+    users = make_users(3)
+    game = play_to_end(started_game(users), seed=2)
+    client = APIClient()
+    client.force_authenticate(users[1])
+    response = client.get(f"/api/games/{game.pk}/export/")
+    assert response.status_code == 200
+    lines = response.content.decode("utf-8").splitlines()
+    events = [json.loads(line) for line in lines]
+    stored = dict(Event.objects.filter(game=game).values_list("seq", "hash"))
+    assert {event["seq"]: event["hash"] for event in events[:-1]} == stored
+    assert events[-2]["hash"] == game.head
+
+    path = tmp_path / f"game-{game.pk}.jsonl"
+    path.write_bytes(response.content)
+    accepted = run_engine_replay(path)
+    assert accepted.returncode == 0, accepted.stderr
+    assert f"the chain's head is {game.head}" in accepted.stdout
+    assert "The recorded result matches the replay." in accepted.stdout
+
+    for change in ("action", "hash"):
+        altered = [dict(event) for event in events]
+        target = next(e for e in altered[3:] if e["payload"].get("action") not in (None, {"type": "pass"}))
+        if change == "action":
+            target["payload"] = dict(target["payload"], action={"type": "pass"})
+        else:
+            target["hash"] = "0" * 64
+        path.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in altered), "utf-8")
+        refused = run_engine_replay(path)
+        assert refused.returncode == 1, change
+        seq = target["seq"]
+        assert refused.stderr.startswith(f"error: seq {seq} (line {seq}): the hash chain breaks here"), change
+        assert len(refused.stderr.splitlines()) == 1
