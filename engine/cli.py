@@ -155,6 +155,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     result = check_result(log)
     rules = rules_of(log)
     print(f"Replayed {len(log.actions)} actions of {log.header.rules} v{log.header.version}.")
+    if log.head is not None:
+        print(f"Every event's hash checks out; the chain's head is {log.head}.")
+    else:
+        print("The log carries no hashes: its events were replayed, their chain not checked.")
     if result is None:
         state = replay_log(log)
         to_act = ", ".join(rules.seat_name(s) for s in rules.to_act(state))

@@ -9,6 +9,10 @@
 
 Every event after the first that carries ``payload.action`` is applied for its seat, whatever
 its kind (a timeout's or a bot's move is still an action); other events are skipped.
+
+A log may carry each event's ``hash`` (engine/chain.py), as the web export does: then every
+event must carry one and every link is checked before anything is replayed. A log without
+hashes replays as before.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.base import Action, Rules
+from engine.chain import GENESIS, hash_of, is_hash
 from engine.errors import IllegalAction, InvalidOptions, UnknownRules
 from engine.registry import get_rules
 
@@ -54,6 +59,8 @@ class GameLog:
     header: Header
     actions: list[LoggedAction]
     result: dict[str, Any] | None = None
+    # The last event's hash when the log is chained (every link checked), else None.
+    head: str | None = None
 
 
 def started_event(
@@ -114,6 +121,7 @@ def parse(source: str | Iterable[str]) -> GameLog:
     actions: list[LoggedAction] = []
     result: dict[str, Any] | None = None
     expected_seq = 1
+    chain = _Chain()
     for number, text in enumerate(lines, start=1):
         if not text.strip():
             continue
@@ -127,6 +135,7 @@ def parse(source: str | Iterable[str]) -> GameLog:
             raise _fail(number, "an event must be a JSON object")
         if header is None:
             header = _header(event, number)
+            chain.check(event, number)
             expected_seq = 2
             continue
         kind = event.get("kind")
@@ -139,6 +148,7 @@ def parse(source: str | Iterable[str]) -> GameLog:
         if type(seq) is not int or seq != expected_seq:
             raise _fail(number, f"seq must be {expected_seq} (no gaps), not {seq!r}")
         expected_seq += 1
+        chain.check(event, number)
         payload = event.get("payload")
         if not isinstance(payload, dict) or "action" not in payload:
             continue
@@ -151,7 +161,35 @@ def parse(source: str | Iterable[str]) -> GameLog:
         actions.append(LoggedAction(seq, seat, payload["action"], actor, number))
     if header is None:
         raise GameLogError("the log is empty: it needs a game_started event")
-    return GameLog(header, actions, result)
+    return GameLog(header, actions, result, chain.head())
+
+
+class _Chain:
+    """The hash chain of a log being read: chained if its first event has a hash, and then
+    every event must have the hash of its content and the hash before it."""
+
+    def __init__(self) -> None:
+        self.chained: bool | None = None
+        self.prev = GENESIS
+
+    def check(self, event: dict[str, Any], line: int) -> None:
+        stored = event.get("hash")
+        if self.chained is None:
+            self.chained = stored is not None
+        seq = event["seq"]
+        where = f"seq {seq} (line {line})"
+        if not self.chained:
+            if stored is not None:
+                raise GameLogError(f"{where}: this event has a hash but the first event has none")
+            return
+        if not is_hash(stored):
+            raise GameLogError(f"{where}: the hash is missing or not 64 lowercase hex digits")
+        if hash_of(self.prev, event) != stored:
+            raise GameLogError(f"{where}: the hash chain breaks here: this event or its hash was altered")
+        self.prev = stored
+
+    def head(self) -> str | None:
+        return self.prev if self.chained else None
 
 
 def _result(event: dict[str, Any], line: int) -> dict[str, Any]:

@@ -48,6 +48,9 @@ class Game(models.Model):
     seed_sha256 = models.CharField(max_length=64, blank=True)
 
     seq = models.PositiveIntegerField(default=0)
+    # The hash of event ``seq`` (engine/chain.py), written with ``seq``: it names the game's
+    # whole history, so a cached state is used only if it was built for this head.
+    head = models.CharField(max_length=64, blank=True, default="")
     to_act = models.JSONField(default=list, blank=True)
     result = models.JSONField(null=True, blank=True)
 
@@ -178,6 +181,9 @@ class Event(models.Model):
     actor = models.CharField(max_length=64, help_text='"user:<id>", "bot:greedy", "system:timeout", …')
     idempotency_key = models.CharField(max_length=100, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
+    # SHA-256 over the previous event's hash and this event's seq, kind, seat, payload and
+    # actor (engine/chain.py): the log is tamper-evident, and replay_check verifies it.
+    hash = models.CharField(max_length=64)
 
     objects = EventQuerySet.as_manager()
 

@@ -185,7 +185,8 @@ def replay_frame(game: Game, user: AnyUser | None, seq: object) -> ReplayFrame:
 
 
 def export_rows(game: Game) -> list[dict[str, Any]]:
-    """The game's log as the engine's JSON-lines rows, with the recorded result. Finished games only."""
+    """The game's log as the engine's JSON-lines rows with their chain hashes, and the recorded
+    result. Finished games only."""
     if not game.is_over or game.seq < 1:
         raise Forbidden("The log of a game is exported only once the game is over (it contains the seed).")
     if not rules_for(game).reveal_seed_at_end:
@@ -201,6 +202,10 @@ def export_rows(game: Game) -> list[dict[str, Any]]:
             "seat": event.seat,
             "payload": event.payload,
             "actor": event.actor,
+            # The chain (engine/chain.py) lets anyone check the log with `python -m engine
+            # replay`. Only exported after the end: while a game runs, two consecutive hashes
+            # would let a player test guesses of a hidden action against them.
+            "hash": event.hash,
         }
         rows.append(row)
     if game.result is not None:

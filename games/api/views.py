@@ -328,7 +328,10 @@ class GameExportView(APIView):
     @extend_schema(
         operation_id="games_export",
         summary="The whole log as JSON lines, once the game is over",
-        description="Readable by `python -m engine replay FILE`; the last line is the recorded result.",
+        description=(
+            "Readable by `python -m engine replay FILE`, which also checks each event's `hash` "
+            "(the hash chain); the last line is the recorded result."
+        ),
         responses={(200, "application/x-ndjson"): OpenApiTypes.STR, **errors(403, 404)},
         tags=["log"],
     )

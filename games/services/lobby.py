@@ -17,6 +17,7 @@ from django.utils import timezone
 
 import engine
 from games.models import Event, Game, Seat
+from games.services.append import append_event
 from games.services.errors import Conflict, Forbidden, InvalidInput
 from games.services.play import lock_game, settle
 from games.services.state import cache_put
@@ -199,10 +200,8 @@ def game_start(*, game_id: int, by: User) -> Game:
         game.seed_sha256 = hashlib.sha256(seed.encode()).hexdigest()
         game.status = Game.Status.ACTIVE
         game.started_at = timezone.now()
-        game.seq = 1
-        Event.objects.create(
-            game=game,
-            seq=1,
+        append_event(
+            game,
             kind=Event.Kind.GAME_STARTED,
             seat=None,
             payload={
@@ -216,7 +215,7 @@ def game_start(*, game_id: int, by: User) -> Game:
             actor=f"user:{by.pk}",
         )
         cache_put(game, 1, state)
-        game.save(update_fields=["seed", "seed_sha256", "status", "started_at", "seq", "updated_at"])
+        game.save(update_fields=["seed", "seed_sha256", "status", "started_at", "seq", "head", "updated_at"])
         settle(game, state)
     return game
 

@@ -22,12 +22,16 @@ import engine
 from engine.bots import choose_action
 from games import eventlog, rows, side_effects
 from games.models import Event, Game, Seat
+from games.services.append import append_event
 from games.services.errors import Conflict, Forbidden, IllegalMove, InvalidInput, NotFound, StaleSeq
 from games.services.state import cache_put, load_state, rules_for, write_snapshot
 
 PASS = {"type": "pass"}
-# What an append changes on the game row (saving only these keeps the UPDATE small).
-READ_COLUMNS = ["seq", "to_act", "status", "result", "finished_at", "deadline", "reminder_at", "updated_at"]
+# What an append changes on the game row (saving only these keeps the UPDATE small). The chain
+# head goes with seq: one statement moves both, so a reader never sees one without the other.
+READ_COLUMNS = [
+    "seq", "head", "to_act", "status", "result", "finished_at", "deadline", "reminder_at", "updated_at"
+]
 MAX_IDEMPOTENCY_KEY = 100
 
 
@@ -73,23 +77,19 @@ def record(
     try:
         # No savepoint (two round trips per move): a failed insert leaves the caller's
         # transaction unusable, and the StaleSeq raised here rolls all of it back anyway.
-        event = rows.insert(
-            Event(
-                game=game,
-                seq=game.seq + 1,
-                kind=kind,
-                seat=seat,
-                payload=eventlog.payload(step, action),
-                actor=actor,
-                idempotency_key=idempotency_key,
-            )
+        event = append_event(
+            game,
+            kind=kind,
+            seat=seat,
+            payload=eventlog.payload(step, action),
+            actor=actor,
+            idempotency_key=idempotency_key,
         )
     except IntegrityError as exc:
         if idempotency_key and "idempotency" in str(exc):
             raise KeyAlreadyUsed(idempotency_key) from None
         # Only possible if someone appended without the lock; the unique (game, seq) wins.
         raise StaleSeq("The game has moved on; reload and try again.", current_seq=game.seq) from None
-    game.seq = event.seq
     cache_put(game, game.seq, new_state)
     return event, new_state
 

@@ -1,20 +1,31 @@
 """Rebuilding a game's state from its log: latest snapshot at or before a seq, then replay.
 
 Two caches stand in front of that, both filled only when the transaction that appended the
-event commits (a rolled-back move never leaves a state behind):
+event commits (a rolled-back move never leaves a state behind), and both keyed by the game's
+chain head (``Game.head``, the hash of its last event, engine/chain.py), which names the
+whole history a state was built from:
 
-- this process's LRU of recent states, keyed by (game, seed hash, seq);
+- this process's LRU of recent states, keyed by (game id, head, seq): the state after event
+  ``seq`` of the history whose head is ``head``;
 - ``SharedStates``: the latest state of each running game in Redis (when REDIS_URL is set),
-  for every web and worker process. Without it, a move or a GET that lands on another
-  process than the previous move would rebuild from the last snapshot. A Redis that fails is
-  logged and treated as a miss (and left alone for a while): it costs speed, never a move.
+  for every web and worker process. Each entry records the head it was built for and is
+  used only if that is the game row's head now (on a move, the row read under the lock), and
+  it is signed with a key derived from SECRET_KEY: an entry that does not verify is a miss.
+  Without it, a move or a GET that lands on another process than the previous move would
+  rebuild from the last snapshot. A Redis that fails is logged and treated as a miss (and
+  left alone for a while): it costs speed, never a move.
 
-Snapshots and caches are only shortcuts; ``replay_from_start`` ignores them, and the
-``replay_check`` command compares the replay with the snapshots for every game.
+So a state cached for another history (a database restored to an earlier point and played
+on differently, or an entry written into Redis by anyone without the key) is never used:
+its head is not the game's head. Snapshots and caches are only shortcuts;
+``replay_from_start`` ignores them, and the ``replay_check`` command compares the replay with
+the snapshots and verifies the chain for every game.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import logging
 import time
@@ -32,9 +43,11 @@ from games.models import Event, Game, Snapshot
 log = logging.getLogger(__name__)
 
 _CACHE_SIZE = 512
-# States are immutable values and events never change, so a state for (game, seed, seq) is
-# valid forever; the seed (128 secret random bits per game) tells apart games that reuse an id.
-_cache: OrderedDict[tuple[int, str, int], Any] = OrderedDict()
+# States are immutable values and events never change, so the state after event ``seq`` of
+# the history whose chain head is ``head`` is the same forever: the head (which covers the
+# first event and with it the game's secret seed) also tells apart games that reuse an id.
+CacheKey = tuple[int, str, int]  # (game id, chain head, seq)
+_cache: OrderedDict[CacheKey, Any] = OrderedDict()
 _cache_lock = Lock()
 
 
@@ -42,7 +55,12 @@ def rules_for(game: Game) -> Rules[Any]:
     return engine.get_rules(game.rules_id, game.rules_version)
 
 
-def _local_get(key: tuple[int, str, int]) -> Any | None:
+def cache_key(game: Game, seq: int) -> CacheKey:
+    """The local cache's key for the state after event ``seq`` of ``game`` as it stands."""
+    return (game.pk, game.head, seq)
+
+
+def _local_get(key: CacheKey) -> Any | None:
     with _cache_lock:
         state = _cache.get(key)
         if state is not None:
@@ -50,7 +68,7 @@ def _local_get(key: tuple[int, str, int]) -> Any | None:
         return state
 
 
-def _local_put(key: tuple[int, str, int], state: Any) -> None:
+def _local_put(key: CacheKey, state: Any) -> None:
     with _cache_lock:
         _cache[key] = state
         _cache.move_to_end(key)
@@ -63,59 +81,94 @@ class SharedStates:
 
     One entry per game (``pirates:state:<seed hash>``), overwritten by each move and expiring
     after ``STATE_CACHE_SECONDS``, so its size follows the number of running games. The entry
-    is JSON: ``rules.dump(state)`` with the rules version and seq it belongs to (JSON rather
-    than pickle, so whoever can write to Redis still cannot make us run code). A plain
-    redis-py client, built once per process: Django's cache framework builds a client per
-    call, which costs more than the round trip.
+    is a signature (64 hex digits) followed by JSON: ``rules.dump(state)`` with the game id,
+    rules version, seq and chain head it belongs to (JSON rather than pickle, so whoever can
+    write to Redis still cannot make us run code). The signature is HMAC-SHA256 over the
+    Redis key and the JSON, with a key derived from SECRET_KEY: an entry forged, altered or
+    copied from another game's key does not verify and is a miss (logged). A plain redis-py
+    client, built once per process: Django's cache framework builds a client per call, which
+    costs more than the round trip.
     """
 
     # After a failure, the cache is left alone this long: a Redis that is down would otherwise
     # cost every request a connection attempt.
     RETRY_AFTER_SECONDS = 30.0
+    # Salt of the signing key: another use of SECRET_KEY never yields the same key.
+    KEY_SALT = b"pirates.games.services.state.SharedStates"
+    SIGNATURE_LENGTH = 64  # hex digits of an HMAC-SHA256
 
-    def __init__(self, url: str, timeout_seconds: int) -> None:
+    def __init__(self, url: str, timeout_seconds: int, secret: str | bytes | None = None) -> None:
         import redis
 
         self.client = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
         self.timeout_seconds = timeout_seconds
         self.resting_until = 0.0
+        secret = settings.SECRET_KEY if secret is None else secret
+        raw = secret.encode() if isinstance(secret, str) else secret
+        # Derived once per process (as django.utils.crypto.salted_hmac derives its key).
+        self.signing_key = hashlib.sha256(self.KEY_SALT + raw).digest()
 
     def _available(self) -> bool:
         return time.monotonic() >= self.resting_until
 
-    def _failed(self, what: str, game: Game, seq: int) -> None:
+    def _failed(self, what: str, game: Game) -> None:
         self.resting_until = time.monotonic() + self.RETRY_AFTER_SECONDS
         log.warning(
             "shared state cache: %s failed for game %s seq %s; not used for %.0f s",
-            what, game.pk, seq, self.RETRY_AFTER_SECONDS, exc_info=True,
+            what, game.pk, game.seq, self.RETRY_AFTER_SECONDS, exc_info=True,
         )
 
     @staticmethod
     def key(game: Game) -> str:
         return f"pirates:state:{game.seed_sha256}"
 
-    def get(self, game: Game, seq: int) -> Any | None:
-        """The game's latest state, if it is the state after ``seq``; None otherwise or when
-        Redis is unavailable (a miss costs a rebuild, never a move)."""
+    def sign(self, key: str, body: bytes) -> bytes:
+        return hmac.new(self.signing_key, key.encode() + b"\n" + body, hashlib.sha256).hexdigest().encode()
+
+    def get(self, game: Game) -> Any | None:
+        """The game's latest state: the entry's, if it is signed with our key and was built
+        for the game's current seq and chain head; None otherwise or when Redis is
+        unavailable (a miss costs a rebuild, never a move)."""
         if not self._available():
             return None
+        key = self.key(game)
         try:
-            raw = self.client.get(self.key(game))
-            entry = json.loads(raw) if isinstance(raw, bytes) else {}
-            if entry.get("version") == game.rules_version and entry.get("seq") == seq:
+            raw = self.client.get(key)
+        except Exception:
+            self._failed("reading", game)
+            return None
+        if not isinstance(raw, bytes):
+            return None
+        signature, body = raw[: self.SIGNATURE_LENGTH], raw[self.SIGNATURE_LENGTH :]
+        if not hmac.compare_digest(signature, self.sign(key, body)):
+            log.warning("shared state cache: the entry for game %s has a bad signature: ignored", game.pk)
+            return None
+        try:
+            entry = json.loads(body)
+            if (
+                entry.get("game") == game.pk
+                and entry.get("version") == game.rules_version
+                and entry.get("seq") == game.seq
+                and entry.get("head") == game.head
+            ):
                 return rules_for(game).load(entry["state"])
         except Exception:
-            self._failed("reading", game, seq)
+            # Signed by us yet unreadable: a bug (or a rule set that no longer loads it), not
+            # Redis failing; a miss, and worth a look.
+            log.warning("shared state cache: the entry for game %s cannot be read", game.pk, exc_info=True)
         return None
 
-    def put(self, game: Game, seq: int, state: Any) -> None:
+    def put(self, game: Game, seq: int, head: str, state: Any) -> None:
         if not self._available():
             return
-        entry = json.dumps({"version": game.rules_version, "seq": seq, "state": rules_for(game).dump(state)})
+        key = self.key(game)
+        entry = {"game": game.pk, "version": game.rules_version, "seq": seq, "head": head}
+        entry["state"] = rules_for(game).dump(state)
+        body = json.dumps(entry, separators=(",", ":")).encode()
         try:
-            self.client.set(self.key(game), entry, ex=self.timeout_seconds)
+            self.client.set(key, self.sign(key, body) + body, ex=self.timeout_seconds)
         except Exception:
-            self._failed("storing", game, seq)
+            self._failed("storing", game)
 
 
 _shared: SharedStates | None = None
@@ -134,17 +187,18 @@ def shared_states() -> SharedStates | None:
 
 
 def cache_put(game: Game, seq: int, state: Any) -> None:
-    """Remember ``state`` as the state after event ``seq`` once the current transaction
-    commits (at once outside one): a rolled-back append leaves nothing behind. The shared
-    cache gets it only if it is still the game's latest state then, so a move followed by
-    forced passes writes there once."""
-    key = (game.pk, game.seed_sha256, seq)
+    """Remember ``state`` as the state after event ``seq`` of ``game``'s history as it stands
+    (its head now), once the current transaction commits (at once outside one): a rolled-back
+    append leaves nothing behind. The shared cache gets it only if it is still the game's
+    latest state then, so a move followed by forced passes writes there once."""
+    key = cache_key(game, seq)
+    head = game.head
 
     def put() -> None:
         _local_put(key, state)
         shared = shared_states()
-        if shared is not None and seq == game.seq:
-            shared.put(game, seq, state)
+        if shared is not None and seq == game.seq and head == game.head:
+            shared.put(game, seq, head, state)
 
     transaction.on_commit(put)
 
@@ -176,11 +230,11 @@ def load_state(game: Game, seq: int | None = None) -> Any:
     target = game.seq if seq is None else seq
     if target < 1 or target > game.seq:
         raise ValueError(f"seq {target} is outside 1..{game.seq}")
-    key = (game.pk, game.seed_sha256, target)
+    key = cache_key(game, target)
     cached = _local_get(key)
     shared = shared_states() if cached is None and target == game.seq else None
     if shared is not None:
-        cached = shared.get(game, target)
+        cached = shared.get(game)
         if cached is not None:
             _local_put(key, cached)
     if cached is not None:

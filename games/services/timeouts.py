@@ -22,6 +22,7 @@ from django.utils import timezone
 from engine.bots import choose_action
 from games import side_effects
 from games.models import Event, Game, PlayerProfile, Seat
+from games.services.append import append_event
 from games.services.errors import InvalidInput, NotFound
 from games.services.play import PASS, lock_game, record, settle
 from games.services.state import cache_put, load_state, rules_for
@@ -184,16 +185,14 @@ def _hand_to_bot(game: Game, state: Any, seat: Seat) -> Event:
     Seat.objects.filter(pk=seat.pk).update(replaced_by_bot=True)
     name = seat.user.get_username() if seat.user is not None else f"Seat {seat.position}"
     count = seat.consecutive_timeouts
-    event = Event.objects.create(
-        game=game,
-        seq=game.seq + 1,
+    event = append_event(
+        game,
         kind=Event.Kind.SEAT_TO_BOT,
         seat=seat.position,
         payload={"text": f"{name} ran out of time {count} times in a row: a bot plays their seat now.",
                  "seat": seat.position},
         actor=TIMEOUT_ACTOR,
     )
-    game.seq = event.seq
     # No action: the state after this event is the state before it.
     cache_put(game, game.seq, state)
     return event

@@ -70,6 +70,7 @@ def test_a_rolled_back_move_leaves_no_state_behind(
     game: Game, django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     before = game.seq
+    state.cache_clear()  # states of earlier tests' games (ids are reused) are not this one's
 
     def lost_connection(_game: Game) -> None:
         raise RuntimeError("the database went away")
@@ -79,7 +80,7 @@ def test_a_rolled_back_move_leaves_no_state_behind(
         submit(game, choice=0)
     game.refresh_from_db()
     assert game.seq == before
-    assert state._local_get((game.pk, game.seed_sha256, before + 1)) is None
+    assert not [key for key in state._cache if key[0] == game.pk and key[2] == before + 1]
 
     monkeypatch.undo()
     with django_capture_on_commit_callbacks(execute=True):
@@ -112,7 +113,7 @@ def test_a_redis_that_is_down_costs_a_rebuild_and_is_then_left_alone(
     warnings = [r.getMessage() for r in caplog.records if "shared state cache" in r.getMessage()]
     # One warning: after the first failure the cache rests instead of failing on every call.
     assert len(warnings) == 1 and "failed for game" in warnings[0] and "not used for 30 s" in warnings[0]
-    assert down.get(game, game.seq) is None  # resting: no new attempt, no new warning
+    assert down.get(game) is None  # resting: no new attempt, no new warning
     assert len([r for r in caplog.records if "shared state cache" in r.getMessage()]) == 1
 
 
@@ -141,12 +142,12 @@ def test_a_shared_entry_for_another_seq_is_not_used(
         submit(game)
     game.refresh_from_db()
     older = game.seq
-    assert shared.get(game, older) is not None
+    assert shared.get(game) is not None
     submit(game)  # commits nothing here: its state reaches no cache, Redis keeps seq `older`
     game.refresh_from_db()
     assert game.seq == older + 1
     state.cache_clear()
-    assert shared.get(game, game.seq) is None
+    assert shared.get(game) is None
     assert dump(game, services.load_state(game)) == truth(game)
 
 
@@ -158,4 +159,9 @@ def test_an_unreadable_shared_entry_is_a_miss(
     state.cache_clear()
     caplog.set_level(logging.WARNING, logger="games.services.state")
     assert dump(game, services.load_state(game)) == truth(game)
-    assert any("reading failed" in r.getMessage() for r in caplog.records)
+    assert any("has a bad signature: ignored" in r.getMessage() for r in caplog.records)
+
+    body = b'{"game": "not json'  # signed with our key, yet unreadable: still a miss
+    shared.client.set(shared.key(game), shared.sign(shared.key(game), body) + body)
+    assert shared.get(game) is None
+    assert any("cannot be read" in r.getMessage() for r in caplog.records)

@@ -1,6 +1,8 @@
 """``manage.py replay_check``: replay every started game from seq 1, ignoring snapshots and
 caches, and compare with what is stored: every snapshot of the game and the read columns
-(seq, status, to_act, result). Prints each difference; exits 1 if there is any.
+(seq, status, to_act, result). It also verifies the hash chain (engine/chain.py): every
+event's stored hash must be the hash of its content and the stored hash before it, and the
+game row's head must be the last event's hash. Prints each difference; exits 1 if there is any.
 
 Snapshots are a shortcut and the read columns a copy; the log is the truth. This command is
 how we know the shortcut and the copy still agree with it (after a rule change, a migration,
@@ -16,6 +18,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from engine.chain import GENESIS, event_hash
 from games.models import Event, Game, Snapshot
 from games.services.state import apply_events, new_game_state, rules_for
 
@@ -56,6 +59,7 @@ def check_game(game: Game) -> Iterator[str]:
         missing = sorted(set(range(1, seqs[-1] + 1)) - set(seqs))
         yield f"{label}: the log has gaps (missing seq {', '.join(map(str, missing[:10]))})"
         return
+    yield from _check_chain(game, label, events)
     rules = rules_for(game)
     snapshots = {s.seq: s for s in Snapshot.objects.filter(game=game).order_by("seq")}
     try:
@@ -88,6 +92,27 @@ def check_game(game: Game) -> Iterator[str]:
     yield from _check_columns(game, label, events[-1].seq, rules.to_act(state), rules.result(state))
 
 
+def _check_chain(game: Game, label: str, events: list[Event]) -> Iterator[str]:
+    """Each link on its own (against the stored hash before it), so a changed event is named
+    alone rather than with every event after it; then the head."""
+    prev = GENESIS
+    for event in events:
+        expected = event_hash(
+            prev, seq=event.seq, kind=event.kind, seat=event.seat, payload=event.payload, actor=event.actor
+        )
+        if event.hash != expected:
+            yield (
+                f"{label} seq {event.seq}: the hash chain is broken: stored hash {event.hash or '(none)'}, "
+                f"its content and the previous hash give {expected} (this event or its hash was altered)"
+            )
+        prev = event.hash
+    if game.head != events[-1].hash:
+        yield (
+            f"{label}: column head is {game.head or '(none)'}, the last event (seq {events[-1].seq}) "
+            f"has hash {events[-1].hash or '(none)'}"
+        )
+
+
 def _check_columns(game: Game, label: str, last_seq: int, to_act: list[int], result: Any) -> Iterator[str]:
     if game.status == Game.Status.ABORTED:
         expected_status, to_act, result = Game.Status.ABORTED, [], None
@@ -101,7 +126,10 @@ def _check_columns(game: Game, label: str, last_seq: int, to_act: list[int], res
 
 
 class Command(BaseCommand):
-    help = "Replay every started game from seq 1 and compare with its snapshots and read columns."
+    help = (
+        "Replay every started game from seq 1, compare with its snapshots and read columns, "
+        "and verify its hash chain."
+    )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--game", type=int, action="append", help="check only this game id (repeatable)")
@@ -143,5 +171,6 @@ class Command(BaseCommand):
                 returncode=1,
             )
         self.stdout.write(
-            f"OK: {len(ids)} game(s) replayed from seq 1; every snapshot and read column matches."
+            f"OK: {len(ids)} game(s) replayed from seq 1; every snapshot and read column matches, "
+            "every hash chain holds."
         )
