@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.base import Rules
 from engine.errors import UnknownRules
+from engine.libertalia import LibertaliaRules
 from engine.pirates import PiratesRules
 
 _RULES: dict[str, dict[int, Rules[Any]]] = {}
@@ -16,6 +17,7 @@ def register(rules: Rules[Any]) -> None:
 
 
 register(PiratesRules())
+register(LibertaliaRules())
 
 
 def get_rules(rules_id: str, version: int | None = None) -> Rules[Any]:
