@@ -75,7 +75,7 @@ class LibertaliaRules(Rules[LibertaliaState]):
         private = {s: log.for_seat(s) for s in log.private_seats()}
         if move.type == "play" and state.picks.count(0) > 1:
             # Not the last pick: secret until the reveal (L-SUN-1); named after the game.
-            card = f"the {state.chars.name[move.rank]} ({move.rank})"
+            card = f"the {state.chars.name[move.rank]} (rank {move.rank})"
             waiting = ", ".join(seat_name(after, s) for s in to_act(after))
             full = f"{seat_name(state, seat)} chose {card}; waiting for {waiting}."
             return Step(after, text, private, _SECRET_PLAY, full)

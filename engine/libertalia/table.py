@@ -159,8 +159,8 @@ class Table:
         return COLOURS[self.colours[seat]].capitalize()
 
     def card(self, rank: int) -> str:
-        """A card of one's own: "the Captain (29)"."""
-        return f"the {self.chars.name[rank]} ({rank})"
+        """A card of one's own: "the Captain (rank 29)"."""
+        return f"the {self.chars.name[rank]} (rank {rank})"
 
     def character(self, seat: int, rank: int) -> str:
         """A character of anyone's: "Green's Captain"."""
