@@ -87,7 +87,9 @@ def situation(
     )
 
 
-def play(state: LibertaliaState, picks: list[int] | dict[int, int]) -> tuple[LibertaliaState, list[Step[Any]]]:
+def play(
+    state: LibertaliaState, picks: list[int] | dict[int, int]
+) -> tuple[LibertaliaState, list[Step[Any]]]:
     """Every seat chooses (in seat order, or the dict's order); returns the state and steps."""
     order = picks.items() if isinstance(picks, dict) else enumerate(picks)
     steps = []

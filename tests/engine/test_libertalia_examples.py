@@ -211,4 +211,3 @@ def test_example_cards_kept_between_campaigns() -> None:
     state = _kept_after_campaign_1([1])
     assert len(state.hands[0]) == 8
     assert len(set(state.hands[0]) - set(state.dealt[1])) == 2
-

@@ -44,4 +44,3 @@ def test_the_spec_defines_the_families_we_expect() -> None:
 def test_every_rule_id_has_a_test() -> None:
     missing = [rule for rule in spec_rule_ids() if rule not in named_rules()]
     assert missing == []
-
