@@ -236,7 +236,7 @@ def test_l_camp_3_same_ranks_for_everyone() -> None:
 
 def test_l_camp_5_engine_asserts_three_cards_at_sunrise() -> None:
     """L-CAMP-5: a hand holds at least 3 cards at every Sunrise; the engine asserts it."""
-    final, steps = playout(5, "hands")
+    _final, steps = playout(5, "hands")
     for before, *_ in steps:
         if before.phase == SUNRISE and not any(before.picks):
             assert min(len(h) for h in before.hands) >= 3
