@@ -187,11 +187,11 @@ def test_example_four_players_layout() -> None:
 
 def _kept_after_campaign_1(first_two: list[int]) -> LibertaliaState:
     """Seat 0 plays ``first_two`` on days 1 and 2, then its lowest cards; seat 1 its lowest."""
-    options = {
-        "ranks": [[1, 4, 10, 12, 16, 20, 23, 28, 29]],
-        "layouts": [[["goods", "goods"]] * 5 + [["jewel", "jewel"]]],
-    }
-    state = game(2, **options)
+    state = game(
+        2,
+        ranks=[[1, 4, 10, 12, 16, 20, 23, 28, 29]],
+        layouts=[[["goods", "goods"]] * 5 + [["jewel", "jewel"]]],
+    )
 
     def policy(state: LibertaliaState, seat: int, actions: list[dict[str, object]]) -> dict[str, object]:
         if seat == 0 and state.phase == SUNRISE and state.day <= len(first_two):
