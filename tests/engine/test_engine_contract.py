@@ -22,7 +22,7 @@ def test_get_rules_latest_and_by_version() -> None:
 
 
 def test_unknown_rules_and_versions_name_what_exists() -> None:
-    with pytest.raises(UnknownRules, match="Unknown rules 'chess'; known rules: pirates"):
+    with pytest.raises(UnknownRules, match="Unknown rules 'chess'; known rules: libertalia, pirates"):
         engine.get_rules("chess")
     with pytest.raises(UnknownRules, match="no version 7; known versions: 1"):
         engine.get_rules("pirates", 7)

@@ -139,7 +139,7 @@ def test_listed_actions_are_shared_read_only_and_plain_twins_apply_alike() -> No
     state = game(3)
     listed = RULES.legal_actions(state, 0)
     with pytest.raises(TypeError, match="cannot be changed"):
-        listed[0]["rank"] = 5  # type: ignore[index]
+        listed[0]["rank"] = 5
     plain = dict(listed[0])
     assert RULES.dump(RULES.apply(state, 0, plain)) == RULES.dump(RULES.apply(state, 0, listed[0]))
 

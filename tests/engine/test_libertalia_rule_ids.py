@@ -12,10 +12,12 @@ SPEC = HERE.parents[1] / "games" / "rules_docs" / "libertalia.md"
 
 
 def spec_rule_ids() -> list[str]:
-    """Rules are defined as list items ("- L-DUSK-3 …") or by a heading "(L-ACT)"."""
+    """Rules are list items ("- L-DUSK-3 …"), or a heading "(L-ACT)" with no numbered items."""
     text = SPEC.read_text("utf-8")
     found = re.findall(r"^- (L-[A-Z]+-\d+)\b", text, flags=re.MULTILINE)
-    found += re.findall(r"^## .*\((L-[A-Z]+)\)$", text, flags=re.MULTILINE)
+    families = {rule.rsplit("-", 1)[0] for rule in found}
+    headings = re.findall(r"^## .*\((L-[A-Z]+)\)$", text, flags=re.MULTILINE)
+    found += [family for family in headings if family not in families]
     return list(dict.fromkeys(found))
 
 
