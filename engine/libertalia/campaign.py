@@ -99,7 +99,9 @@ def end(t: Table, log: Log) -> None:
                 continue
             change = found(t, seat, rank)
             name = t.chars.name[rank]
-            if change >= 0:
+            if change == 0:
+                parts.append(f"{name} 0")
+            elif change > 0:
                 t.gain(seat, change)
                 parts.append(f"{name} +{change}")
             else:

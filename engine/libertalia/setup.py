@@ -1,8 +1,8 @@
 """A new game: the options (L-RNG-2) and the generator's first draws (L-RNG-1).
 
-The generator is ``random.Random(seed)`` for an int seed and ``random.Random(seed)`` for a
-string seed too (Python seeds from the string's bytes, the same in every process, as
-engine/pirates does). It draws, in order: the colours (unless given), then at each campaign's
+The generator is ``random.Random(seed)`` for an int seed and for a string seed alike (Python
+makes the number from the string's UTF-8 bytes and their SHA-512, the same in every process,
+as engine/pirates does). It draws, in order: the colours (unless given), then at each campaign's
 start the ranks and the layout, then during play each Spanish Spy draw. An option that fixes
 one of these replaces that call: the generator is then not called for it.
 """
