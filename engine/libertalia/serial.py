@@ -123,8 +123,12 @@ def load(data: Any, *, rules_id: str, version: int) -> LibertaliaState:
         chars = resolve_character_set(data["character_set"])
         players = _int(data["players"], "players", setup.MIN_PLAYERS, setup.MAX_PLAYERS)
         colours = setup._colours(players, data["colours"])
-        fixed_ranks = setup._ranks(data["fixed_ranks"]) if data["fixed_ranks"] else ()
-        fixed_layouts = setup._layouts(chars, players, data["fixed_layouts"]) if data["fixed_layouts"] else ()
+        ranks, layouts = (
+            _list(data["fixed_ranks"], "fixed_ranks"),
+            _list(data["fixed_layouts"], "fixed_layouts"),
+        )
+        fixed_ranks = setup._ranks(ranks) if ranks else ()
+        fixed_layouts = setup._layouts(chars, players, layouts) if layouts else ()
         fixed_draws = setup._draws(data["fixed_draws"])
     except InvalidOptions as exc:
         raise InvalidSnapshot(str(exc)) from exc
