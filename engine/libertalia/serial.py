@@ -123,12 +123,10 @@ def load(data: Any, *, rules_id: str, version: int) -> LibertaliaState:
         chars = resolve_character_set(data["character_set"])
         players = _int(data["players"], "players", setup.MIN_PLAYERS, setup.MAX_PLAYERS)
         colours = setup._colours(players, data["colours"])
-        ranks, layouts = (
-            _list(data["fixed_ranks"], "fixed_ranks"),
-            _list(data["fixed_layouts"], "fixed_layouts"),
-        )
-        fixed_ranks = setup._ranks(ranks) if ranks else ()
-        fixed_layouts = setup._layouts(chars, players, layouts) if layouts else ()
+        ranks_raw = _list(data["fixed_ranks"], "fixed_ranks")
+        layouts_raw = _list(data["fixed_layouts"], "fixed_layouts")
+        fixed_ranks = setup._ranks(ranks_raw) if ranks_raw else ()
+        fixed_layouts = setup._layouts(chars, players, layouts_raw) if layouts_raw else ()
         fixed_draws = setup._draws(data["fixed_draws"])
     except InvalidOptions as exc:
         raise InvalidSnapshot(str(exc)) from exc
