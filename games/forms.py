@@ -71,7 +71,8 @@ MOVE_TIME_CHOICES = [
 
 class GameCreateForm(forms.Form):
     title = forms.CharField(max_length=100, required=False, label="Name (optional)")
-    rules = forms.ChoiceField(label="Game", choices=())
+    # The flagship stays the default choice now that several rule sets are registered.
+    rules = forms.ChoiceField(label="Game", choices=(), initial="pirates")
     players = forms.TypedChoiceField(coerce=int, choices=[(n, str(n)) for n in (3, 4, 5)], initial=3)
     bot_seats = forms.TypedChoiceField(
         coerce=int,
