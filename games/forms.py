@@ -6,6 +6,7 @@ from datetime import timedelta
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 
@@ -71,7 +72,7 @@ MOVE_TIME_CHOICES = [
 
 class GameCreateForm(forms.Form):
     title = forms.CharField(max_length=100, required=False, label="Name (optional)")
-    rules = forms.ChoiceField(label="Game", choices=())
+    rules = forms.ChoiceField(label="Game", choices=(), initial=settings.DEFAULT_RULES)
     players = forms.TypedChoiceField(coerce=int, choices=(), initial=3)
     bot_seats = forms.TypedChoiceField(
         coerce=int,

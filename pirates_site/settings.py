@@ -221,6 +221,8 @@ STATE_CACHE_SECONDS = env_int("STATE_CACHE_SECONDS", 6 * 3600)
 
 # Game play
 BOT_MOVE_DELAY_SECONDS = env_int("BOT_MOVE_DELAY_SECONDS", 2)
+# The game the new-game form offers first (the site's flagship).
+DEFAULT_RULES = env_str("DEFAULT_RULES", "pirates")
 SNAPSHOT_EVERY = env_int("SNAPSHOT_EVERY", 25)
 DEFAULT_MOVE_TIME = timedelta(hours=env_int("DEFAULT_MOVE_HOURS", 48))
 

@@ -1,0 +1,172 @@
+"""Reading one L-ACT action strictly, and who owes which decision now (L-DEC-1)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from engine.errors import IllegalAction
+from engine.libertalia.characters import KIND_INDEX, KINDS, RANKS
+from engine.libertalia.moves import Move
+from engine.libertalia.options import OFFERS, neighbours, options
+from engine.libertalia.state import DAY, DUSK, NIGHT, OVER, SUNRISE, LibertaliaState, seat_name
+
+_KEYS: dict[str, frozenset[str]] = {
+    "play": frozenset({"type", "rank"}),
+    "parrot": frozenset({"type", "rank"}),
+    "recruit": frozenset({"type", "rank"}),
+    "revive": frozenset({"type", "rank"}),
+    "keep": frozenset({"type", "booty"}),
+    "gunner": frozenset({"type", "target"}),
+    "sell": frozenset({"type", "booty", "count"}),
+    "take": frozenset({"type", "booty"}),
+    "saber": frozenset({"type", "target"}),
+    "waitress": frozenset({"type", "sell"}),
+}
+_TARGET = re.compile(r"^(0|[1-9][0-9]*)\.([1-9][0-9]?)$")
+_ASKED = {
+    "play": "choose a card to play",
+    "parrot": "choose the card the Parrot puts on the ship",
+    "recruit": "choose the character the Recruiter takes back",
+    "revive": "choose the character the Surgeon takes back",
+    "keep": "choose the kind of token the Preacher keeps",
+    "gunner": "choose the Gunner's target",
+    "sell": "choose what the Merchant sells",
+    "take": "choose a token to take",
+    "saber": "choose the saber's target",
+    "waitress": "decide whether the Waitress sells a treasure map",
+}
+
+
+def owed(state: LibertaliaState, seat: int) -> str:
+    """The decision ``seat`` owes now (an L-ACT type), "" for none."""
+    phase = state.phase
+    if phase == SUNRISE:
+        return "play" if not state.picks[seat] else ""
+    if phase in (DAY, DUSK):
+        return state.decision if state.decision and state.actor[0] == seat else ""
+    if phase == NIGHT:
+        return "waitress" if state.night[seat] else ""
+    return ""
+
+
+def to_act(state: LibertaliaState) -> list[int]:
+    phase = state.phase
+    if phase == SUNRISE:
+        return [s for s, pick in enumerate(state.picks) if not pick]
+    if phase in (DAY, DUSK):
+        return [state.actor[0]] if state.decision else []
+    if phase == NIGHT:
+        return [s for s, asked in enumerate(state.night) if asked]
+    return []
+
+
+def _article(kind: str) -> str:
+    return "An" if kind[:1] in "aeiou" else "A"
+
+
+def check(state: LibertaliaState, seat: Any, action: Any) -> Move:
+    """The validated move of ``seat``; raises ``IllegalAction`` saying what is wrong."""
+    if type(seat) is not int or not 0 <= seat < state.players:
+        raise IllegalAction(f"There is no seat {seat!r} in this game")
+    if state.phase == OVER:
+        raise IllegalAction("The game is over")
+    if not isinstance(action, dict):
+        raise IllegalAction("An action must be a JSON object")
+    kind = action.get("type")
+    if type(kind) is not str or kind not in _KEYS:
+        raise IllegalAction("type must be one of: " + ", ".join(_KEYS))
+    keys = _KEYS[kind]
+    if action.keys() != keys:
+        extra = sorted(map(str, action.keys() - keys))
+        if extra:
+            raise IllegalAction(f"{_article(kind)} {kind} action has no {', '.join(extra)}")
+        absent = ", ".join(sorted(keys - action.keys()))
+        raise IllegalAction(f"{_article(kind)} {kind} action needs {absent}")
+    decision = owed(state, seat)
+    if not decision:
+        waiting = ", ".join(seat_name(state, s) for s in to_act(state))
+        if state.phase == SUNRISE:
+            raise IllegalAction(f"You have already chosen a card; waiting for {waiting}")
+        raise IllegalAction(f"It is not {seat_name(state, seat)}'s decision now; waiting for {waiting}")
+    if kind != decision:
+        raise IllegalAction(f"Now you must {_ASKED[decision]} (a {decision} action), not {kind}")
+    move = _parse(state, kind, action)
+    if _listed(state, seat, move):
+        return move
+    raise IllegalAction(_why_not(state, seat, move))
+
+
+def _parse(state: LibertaliaState, kind: str, action: dict[str, Any]) -> Move:
+    if "rank" in action:
+        rank = action["rank"]
+        if type(rank) is not int or not 1 <= rank <= RANKS:
+            raise IllegalAction(f"rank must be a whole number from 1 to {RANKS}")
+        return Move(kind, rank=rank)
+    if "target" in action:
+        target = action["target"]
+        match = _TARGET.match(target) if type(target) is str else None
+        if match is None:
+            raise IllegalAction('target must be a character id "<seat>.<rank>" such as "2.14"')
+        seat, rank = int(match[1]), int(match[2])
+        if seat >= state.players or rank > RANKS:
+            raise IllegalAction(f"There is no character {target} in this game")
+        return Move(kind, rank=rank, seat=seat)
+    if "booty" in action:
+        booty = action["booty"]
+        if type(booty) is not str or booty not in KIND_INDEX:
+            raise IllegalAction("booty must be one of: " + ", ".join(KINDS))
+        count = 0
+        if kind == "sell":
+            count = action["count"]
+            if type(count) is not int or count not in dict(OFFERS):
+                raise IllegalAction("count must be " + " or ".join(str(c) for c, _ in OFFERS))
+        return Move(kind, booty=KIND_INDEX[booty], number=count)
+    sell = action["sell"]
+    if type(sell) is not bool:
+        raise IllegalAction("sell must be true or false")
+    return Move(kind, sell=sell)
+
+
+def _listed(state: LibertaliaState, seat: int, move: Move) -> bool:
+    for choice in options(state, move.type, seat):
+        if "rank" in choice and choice["rank"] == move.rank:
+            return True
+        if "target" in choice and choice["target"] == f"{move.seat}.{move.rank}":
+            return True
+        if (
+            "booty" in choice
+            and KIND_INDEX[choice["booty"]] == move.booty
+            and choice.get("count", 0) == move.number
+        ):
+            return True
+        if "sell" in choice and choice["sell"] is move.sell:
+            return True
+    return False
+
+
+def _why_not(state: LibertaliaState, seat: int, move: Move) -> str:
+    names = state.chars.name
+    kind = move.type
+    card = f"{names[move.rank]} ({move.rank})" if move.rank else ""
+    if kind in ("play", "parrot"):
+        return f"You have no {card} in your hand"
+    if kind == "recruit":
+        return f"Your den holds no {card}"
+    if kind == "revive":
+        return f"Your graveyard holds no {card}"
+    booty = KINDS[move.booty] if move.booty >= 0 else ""
+    if kind == "keep":
+        return f"You hold no {booty}"
+    if kind == "sell":
+        held = state.booty[seat][move.booty]
+        return f"You hold {held} {booty}; selling {move.number} needs {move.number} of one kind"
+    if kind == "take":
+        return f"Day-space {state.day} holds no {booty}"
+    owner = seat_name(state, move.seat)
+    if kind == "gunner":
+        return f"{owner}'s den holds no {card}"
+    # saber
+    if move.seat not in neighbours(state.players, seat):
+        return f"The saber hits a neighbour's den only, and {owner} is not your neighbour"
+    return f"{owner}'s den holds no {card}"

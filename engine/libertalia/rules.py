@@ -1,0 +1,115 @@
+"""The Libertalia rule set: the engine contract (engine.base.Rules) over the modules of this
+package. Rules in engine/libertalia/rules.md (ids L-…)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.base import JSON, Action, OptionInfo, Rules, Step
+from engine.libertalia import flow, scoring, serial, setup, strategy
+from engine.libertalia.actions import check, owed, to_act
+from engine.libertalia.characters import COLOURS
+from engine.libertalia.options import options
+from engine.libertalia.state import OVER, LibertaliaState, seat_name
+from engine.libertalia.view import view
+
+_SECRET_PLAY: Action = {"type": "play"}
+_SECRET_REVIVE: Action = {"type": "revive"}
+
+
+class LibertaliaRules(Rules[LibertaliaState]):
+    id = "libertalia"
+    version = 1
+    title = "Libertalia"
+    min_players = setup.MIN_PLAYERS
+    max_players = setup.MAX_PLAYERS
+    simultaneous = True  # Sunrise picks and Waitress questions (L-DEC-2)
+    chance_in_play = True  # the Spanish Spy draws from the bag (L-CHAR-17)
+    colours = COLOURS
+    options = (
+        OptionInfo(
+            "character_set",
+            "The character set: a bundled one by id, or a whole character-set object (corrected influence).",
+        ),
+        OptionInfo(
+            "colours", "The colour of each seat, instead of the draw.", secret=True, fixes_chance=True
+        ),
+        OptionInfo(
+            "ranks",
+            "The ranks dealt in campaign 1 (9), and optionally 2 and 3 (6 each), instead of the draw.",
+            secret=True,
+            fixes_chance=True,
+        ),
+        OptionInfo(
+            "layouts",
+            "The booty laid out on the six day-spaces of campaign 1 (and optionally 2 and 3).",
+            secret=True,
+            fixes_chance=True,
+        ),
+        OptionInfo(
+            "draws",
+            "The tokens the Spanish Spy draws, in order, instead of the draw.",
+            secret=True,
+            fixes_chance=True,
+        ),
+    )
+
+    def new_game(
+        self, players: int, seed: int | str, options: dict[str, Any] | None = None
+    ) -> LibertaliaState:
+        return setup.new_game(players, seed, options)
+
+    def to_act(self, state: LibertaliaState) -> list[int]:
+        return to_act(state)
+
+    def legal_actions(self, state: LibertaliaState, seat: int) -> list[Action]:
+        if type(seat) is not int or not 0 <= seat < state.players:
+            return []
+        decision = owed(state, seat)
+        return list(options(state, decision, seat)) if decision else []
+
+    def step(self, state: LibertaliaState, seat: int, action: Action) -> Step[LibertaliaState]:
+        move = check(state, seat, action)
+        after, log = flow.perform(state, seat, move)
+        text = log.public()
+        private = {s: log.for_seat(s) for s in log.private_seats()}
+        if move.type == "play" and state.picks.count(0) > 1:
+            # Not the last pick: secret until the reveal (L-SUN-1); named after the game.
+            card = f"the {state.chars.name[move.rank]} (rank {move.rank})"
+            waiting = ", ".join(seat_name(after, s) for s in to_act(after))
+            full = f"{seat_name(state, seat)} chose {card}; waiting for {waiting}."
+            return Step(after, text, private, _SECRET_PLAY, full)
+        if move.type == "revive":
+            return Step(after, text, private, _SECRET_REVIVE)
+        return Step(after, text, private)
+
+    def apply(self, state: LibertaliaState, seat: int, action: Action) -> LibertaliaState:
+        return flow.perform(state, seat, check(state, seat, action))[0]
+
+    def describe(self, state: LibertaliaState, seat: int, action: Action) -> str:
+        """The public sentence of an action (as ``step(...).text``)."""
+        return self.step(state, seat, action).text
+
+    def evaluate(self, state: LibertaliaState, seat: int) -> float:
+        return strategy.evaluate(state, seat)
+
+    def view(self, state: LibertaliaState, seat: int | None) -> dict[str, JSON]:
+        return view(state, seat, rules_id=self.id, version=self.version, title=self.title)
+
+    def result(self, state: LibertaliaState) -> dict[str, list[int]] | None:
+        return scoring.final_result(state) if state.phase == OVER else None
+
+    def dump(self, state: LibertaliaState) -> dict[str, JSON]:
+        return serial.dump(state, rules_id=self.id, version=self.version)
+
+    def load(self, data: dict[str, JSON]) -> LibertaliaState:
+        return serial.load(data, rules_id=self.id, version=self.version)
+
+    def action_count(self, state: LibertaliaState) -> int:
+        return state.actions
+
+    def is_finished(self, state: LibertaliaState) -> bool:
+        return state.phase == OVER
+
+    def seat_colours(self, players: int) -> list[str]:
+        return list(COLOURS[:players])
