@@ -55,9 +55,16 @@ def _celery_eager() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def _throttle_counts_reset() -> None:
+def _throttle_counts_reset() -> Iterator[None]:
     """Throttle counts live in Django's cache (Redis when REDIS_URL is set, so they outlive a
-    test): every test starts with none. Only this project's keys go, never the whole Redis db."""
+    test): every test starts and ends with none."""
+    _forget_throttle_counts()
+    yield
+    _forget_throttle_counts()
+
+
+def _forget_throttle_counts() -> None:
+    """Empties the default cache; in Redis only this project's keys go, never the whole db."""
     from django.conf import settings
     from django.core.cache import cache
 

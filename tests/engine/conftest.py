@@ -14,5 +14,6 @@ def _celery_eager() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def _throttle_counts_reset() -> None:
+def _throttle_counts_reset() -> Iterator[None]:
     """Replaces the project-wide reset of throttle counts, which needs Django settings."""
+    yield

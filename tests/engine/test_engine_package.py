@@ -28,9 +28,22 @@ def _build_wheel(tmp_path: Path) -> Path:
     dist = tmp_path / "dist"
     # No build isolation: the build backend comes from the locked dev requirements, not the network.
     built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
-         "-q", "-w", str(dist), str(src)],
-        capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "-q",
+            "-w",
+            str(dist),
+            str(src),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert built.returncode == 0, built.stdout + built.stderr
     (wheel,) = dist.glob("pirates_by_mail-*.whl")
@@ -47,9 +60,21 @@ def test_the_wheel_runs_python_m_engine_outside_the_checkout(tmp_path: Path) -> 
 
     site = tmp_path / "site"
     installed = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "-q", "--target", str(site),
-         str(wheel)],
-        capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--no-deps",
+            "--no-index",
+            "-q",
+            "--target",
+            str(site),
+            str(wheel),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert installed.returncode == 0, installed.stdout + installed.stderr
 
@@ -61,12 +86,20 @@ def test_the_wheel_runs_python_m_engine_outside_the_checkout(tmp_path: Path) -> 
         # -S: no site-packages, so neither the venv's packages nor the checkout can stand in.
         return subprocess.run(
             [sys.executable, "-S", "-m", "engine", *args],
-            cwd=elsewhere, env=env, capture_output=True, text=True, timeout=120,
+            cwd=elsewhere,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
         )
 
     where = subprocess.run(
         [sys.executable, "-S", "-c", "import engine; print(engine.__file__)"],
-        cwd=elsewhere, env=env, capture_output=True, text=True, timeout=60,
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert where.returncode == 0, where.stderr
     assert Path(where.stdout.strip()).is_relative_to(site)
