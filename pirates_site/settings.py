@@ -15,6 +15,7 @@ from pathlib import Path
 
 import dj_database_url
 from celery.schedules import crontab
+from csp.constants import NONE, SELF
 
 from pirates_site.config import ConfigError, env_bool, env_int, env_list, env_str, require
 
@@ -59,6 +60,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     # Last, as django-axes asks: it turns a locked-out log-in into the 429 response.
     "axes.middleware.AxesMiddleware",
 ]
@@ -148,6 +150,23 @@ if not DEBUG:
     SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy (django-csp): everything from this site only, no inline script or
+# style, no eval (htmx runs with allowEval off), no framing by others. Views that need another
+# policy say so with django-csp's decorators (the dev outbox's email frame).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "frame-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 # Email: SMTP when EMAIL_HOST is set, otherwise one .eml file per message in var/outbox,
 # which the development outbox page (/dev/outbox/) lists.
