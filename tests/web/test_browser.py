@@ -213,9 +213,8 @@ def test_three_players_invite_play_to_the_end_and_replay(
     shot(pages[first], "table-desktop")
     rng = random.Random(5)
     play_one_move(pages[first], rng, pause_for_screenshot="move-in-progress-desktop")
-    waiting_page.wait_for_function(
-        f"document.querySelector('#live').dataset.seq !== '{before}'", timeout=8000
-    )
+    # A selector, not wait_for_function: a string predicate is eval, which the page's CSP refuses.
+    waiting_page.wait_for_selector(f"#live:not([data-seq='{before}'])", timeout=8000)
 
     phone_page = None
     moves = 1
