@@ -184,17 +184,23 @@ def throttle(*classes: type[Throttle]) -> Callable[[View], View]:
 
 
 def lockout_seconds(request: HttpRequest, credentials: dict[str, Any] | None) -> int:
-    """How long the lock-out of this username and address still runs: the cool-off counted
-    from the last failure that was recorded (failures during the lock-out are not recorded, see
-    AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT, so hammering does not extend it)."""
+    """How long the lock-out of this username and address still runs.
+
+    Axes sums the failures of every row that matches (one per user agent) and still lies within
+    the cool-off of its last failure; rows leave oldest first, so the lock ends when the newest
+    rows that still add up to the limit have aged out. Failures during a lock-out are not
+    recorded (AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT), so hammering does not extend it.
+    """
     cool_off = get_cool_off(request) or timedelta(0)
     limit = get_failure_limit(request, credentials)
-    ends = [
-        attempt.attempt_time + cool_off
-        for attempts in AxesDatabaseHandler().get_user_attempts(request, credentials)
-        for attempt in attempts
-        if attempt.failures_since_start >= limit
-    ]
+    ends = []
+    for attempts in AxesDatabaseHandler().get_user_attempts(request, credentials):
+        total = 0
+        for attempt in attempts.order_by("-attempt_time"):
+            total += attempt.failures_since_start
+            if total >= limit:
+                ends.append(attempt.attempt_time + cool_off)
+                break
     left = (max(ends) - timezone.now()).total_seconds() if ends else cool_off.total_seconds()
     return retry_after(left)
 

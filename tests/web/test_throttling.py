@@ -74,6 +74,34 @@ def test_100_wrong_passwords_then_the_right_one_is_refused(client: Client, setti
     assert log_in(client, PASSWORD) == 302
 
 
+def test_changing_user_agent_does_not_escape_the_lock_out(client: Client, settings: Settings) -> None:
+    set_rates(settings, login=None)
+    make_user("anne")
+    codes = [
+        client.post(
+            "/accounts/login/",
+            {"username": "anne", "password": f"guess-{i}"},
+            REMOTE_ADDR="10.0.0.1",
+            HTTP_USER_AGENT=f"bot/{i}",
+        ).status_code
+        for i in range(6)
+    ]
+    assert codes == [200] * 4 + [429] * 2
+    response = client.post(
+        "/accounts/login/",
+        {"username": "anne", "password": PASSWORD},
+        REMOTE_ADDR="10.0.0.1",
+        HTTP_USER_AGENT="x",
+    )
+    assert 14 * 60 < retry_after(response) <= 15 * 60
+    # Once the oldest failures age out the count is under the limit again.
+    oldest = AccessAttempt.objects.order_by("attempt_time").first()
+    assert oldest is not None
+    oldest.attempt_time -= timedelta(minutes=16)
+    oldest.save()
+    assert log_in(client, PASSWORD) == 302
+
+
 def test_a_successful_log_in_clears_earlier_failures(client: Client, settings: Settings) -> None:
     set_rates(settings, login=None)
     make_user("anne")
