@@ -104,7 +104,7 @@ def test_the_wheel_runs_python_m_engine_outside_the_checkout(tmp_path: Path) -> 
     assert where.returncode == 0, where.stderr
     assert Path(where.stdout.strip()).is_relative_to(site)
 
-    played = engine("play", "--rules", "pirates", "--players", "4", "--seed", "packaged", "--log", "game.jsonl")
+    played = engine("play", "--rules", "pirates", "--seed", "packaged", "--log", "game.jsonl")
     assert played.returncode == 0, played.stderr
     assert any(line.startswith("Final scores: Red ") for line in played.stdout.splitlines())
     events = [json.loads(line) for line in (elsewhere / "game.jsonl").read_text("utf-8").splitlines()]
