@@ -76,8 +76,7 @@ def game_detail(game: Game, user: AnyUser | None, seats: list[Seat] | None = Non
         "players": game.players,
         "is_public": game.is_public,
         "fixed_deal": game.fixed_deal,
-        # An explicit deck (a fixed deal) is the deck order: secret like the seed until the end.
-        "options": game.options if game.is_over else {k: v for k, v in game.options.items() if k != "deck"},
+        "options": visible_options(game),
         "created_by": game.created_by.get_username(),
         "seq": game.seq,
         "seats": seats_summary(game, seats),
@@ -100,6 +99,16 @@ def game_detail(game: Game, user: AnyUser | None, seats: list[Seat] | None = Non
         if position is not None and game.is_running and not seat.replaced_by_bot and position in game.to_act:  # type: ignore[union-attr]
             detail["legal_actions"] = rules.legal_actions(state, position)
     return detail
+
+
+def visible_options(game: Game) -> dict[str, Any]:
+    """The game's options without the secret ones (an explicit deck is the deck order, a
+    fixed deal): those show, like the seed, only once the game is over and only if its rule
+    set reveals the seed then (Captain Lucky's deck would give away the hands for ever)."""
+    if seed_revealed(game):
+        return dict(game.options)
+    secret = {option.name for option in rules_for(game).options if option.secret} | {"deck"}
+    return {key: value for key, value in game.options.items() if key not in secret}
 
 
 def games_for_user(user: User) -> QuerySet[Game]:
