@@ -102,13 +102,16 @@ def game_detail(game: Game, user: AnyUser | None, seats: list[Seat] | None = Non
 
 
 def visible_options(game: Game) -> dict[str, Any]:
-    """The game's options without the secret ones (an explicit deck is the deck order, a
-    fixed deal): those show, like the seed, only once the game is over and only if its rule
-    set reveals the seed then (Captain Lucky's deck would give away the hands for ever)."""
+    """The game's options as anyone may see them. An explicit deck (a fixed deal) is the deck
+    order: hidden like the seed until the end, and for ever when the rule set never reveals
+    the seed (Captain Lucky's deck would give away the hands, K-END-4), with its other
+    secret options."""
     if seed_revealed(game):
         return dict(game.options)
-    secret = {option.name for option in rules_for(game).options if option.secret} | {"deck"}
-    return {key: value for key, value in game.options.items() if key not in secret}
+    hidden = {"deck"}
+    if game.is_over:
+        hidden |= {option.name for option in rules_for(game).options if option.secret}
+    return {key: value for key, value in game.options.items() if key not in hidden}
 
 
 def games_for_user(user: User) -> QuerySet[Game]:

@@ -75,19 +75,17 @@ def dice_faces(dice: list[str], rolled: list[int] | None = None) -> dict[str, An
     """Dice as the dice template draws them; ``rolled`` are the dice thrown by the roll (the
     others are heads kept from before)."""
     thrown = set(range(len(dice)) if rolled is None else rolled)
+    labels = [(HEAD if face == "head" else BLANK) + ("" if i in thrown else ", kept")
+              for i, face in enumerate(dice)]
     faces = [
-        {
-            "head": face == "head",
-            "kept": index not in thrown,
-            "label": (HEAD if face == "head" else BLANK) + ("" if index in thrown else ", kept"),
-        }
+        {"head": face == "head", "kept": index not in thrown, "label": labels[index]}
         for index, face in enumerate(dice)
     ]
     blanks = sum(1 for face in dice if face != "head")
     marks = " ".join("☠" if face == "head" else "blank" for face in dice)
     outcome = "all heads" if blanks == 0 else blanks_word(blanks)
     return {"faces": faces, "blanks": blanks, "summary": f"{marks} — {outcome}",
-            "spoken": f"{', '.join(f['label'] for f in faces)}: {outcome}"}
+            "spoken": f"{', '.join(labels)}: {outcome}"}
 
 
 def _target(set_id: str, owner: int | None, text: str, colours: list[str]) -> str:
@@ -126,7 +124,7 @@ def _roll(view: dict[str, Any], words: Words, names: dict[int, str]) -> dict[str
         "move": roll["action"],
         # Made by the latest action: the replay's frame for a roll shows these dice as its own.
         "just": roll["action"] == view.get("action_count"),
-        "under_way": bool(steal) and not roll["won"] and steal.get("set") == roll["set"],
+        "under_way": bool(steal and not roll["won"] and steal.get("set") == roll["set"]),
     }
 
 
@@ -159,7 +157,7 @@ def _panels(view: dict[str, Any], words: Words, names: dict[int, str]) -> list[d
             "collected": sum(int(s["cards"]) for s in seat.get("collection") or []),
             "points": seat.get("points"),
             "score": result["scores"][index] if result else None,
-            "winner": bool(result) and index in result["winners"],
+            "winner": result is not None and index in result["winners"],
             "scoring": _score_row(scoring[index]) if scoring else None,
         })
     return panels
@@ -189,9 +187,8 @@ def board(view: dict[str, Any], seats_summary: list[dict[str, Any]]) -> dict[str
         "last_round": bool(view.get("last_round")),
         "discard_count": len(discard),
         "discard": [
-            {"kind": kind["id"], "count": discard.count(kind["id"]), "text": words.count(discard.count(kind["id"]),
-                                                                                       kind["id"])}
-            for kind in words.kinds if kind["id"] in discard
+            {"kind": kind["id"], "count": n, "text": words.count(n, kind["id"])}
+            for kind in words.kinds if (n := discard.count(kind["id"]))
         ],
         "panels": _panels(view, words, names),
         "roll": _roll(view, words, names),
@@ -250,7 +247,8 @@ class _Table:
 
     def middle_set_of(self, kind: str) -> dict[str, Any] | None:
         """The middle's incomplete set of ``kind``, which placed cards fill first (K-SET-3)."""
-        return next((s for s in self.view.get("middle") or [] if s["kind"] == kind and not s["complete"]), None)
+        middle = self.view.get("middle") or []
+        return next((s for s in middle if s["kind"] == kind and not s["complete"]), None)
 
     def place_hint(self, kind: str) -> str:
         held = self.hand.get(kind)
@@ -317,8 +315,7 @@ def controls(legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> list[
         elif kind in ("reroll", "captain_bonus", "stop"):
             blanks = int(table.steal.get("blanks") or 0)
             group = groups.get("roll") or groups.setdefault(
-                "roll", ControlGroup(key="roll", label=f"The dice show {blanks_word(blanks)}",
-                                     hint=f"stealing {table.steal.get('set', '')}"))
+                "roll", ControlGroup(key="roll", label=f"The dice show {blanks_word(blanks)}"))
             group.choices.append(Choice(title, title, encoded, index))
         else:
             group = groups.setdefault(kind, ControlGroup(key=kind, label=kind.replace("_", " ").capitalize()))
