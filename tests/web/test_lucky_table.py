@@ -405,6 +405,10 @@ def test_end_screen_and_replay_step_action_by_action_with_dice_and_points(
     assert game.result is not None
     for score in game.result["scores"]:
         assert f"<strong>{score}</strong>" in page
+    # K-END-2 and K-END-3: the points' parts and the sets by size that break a tie.
+    for sheet in view_of(game, None)["scoring"]:
+        sizes = "·".join(str(sheet["sets_by_size"][str(n)]) for n in (5, 4, 3, 2, 1))
+        assert f"{sheet['cards']} + {sheet['captain_bonus']}</td>" in page and f">{sizes}</td>" in page
     replay = Client().get(f"/games/{game.pk}/replay/").content.decode()
     assert f'max="{game.seq}"' in replay and "Points over time" in replay
     actions = Event.objects.filter(game=game, kind__in=["action", "auto_pass"]).order_by("seq")
