@@ -16,6 +16,7 @@ from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 from games import rows
 from games.models import Event, Game, Seat
 from games.services.errors import Forbidden, InvalidInput, NotFound
+from games.services.lobby import fixed_deal_options
 from games.services.state import load_state, rules_for
 
 AnyUser = User | AnonymousUser
@@ -50,6 +51,21 @@ def visible_game(game_id: object, user: AnyUser | None) -> Game:
     return game
 
 
+def visible_options(game: Game) -> dict[str, Any]:
+    """The game's options, without those its rule set declares secret until the end (an
+    explicit deck is the deck order: secret like the seed)."""
+    if game.is_over:
+        return dict(game.options)
+    secret = {info.name for info in rules_for(game).options if info.secret}
+    return {name: value for name, value in game.options.items() if name not in secret}
+
+
+def fixed_deal_parts(game: Game) -> list[str]:
+    """The options of ``game`` that fixed what the seed would have drawn (empty for a fair
+    shuffle). Their names are public from the start; their values only if not secret."""
+    return fixed_deal_options(rules_for(game), game.options) if game.fixed_deal else []
+
+
 def seats_summary(game: Game, seats: list[Seat] | None = None) -> list[dict[str, Any]]:
     return [
         {
@@ -75,8 +91,8 @@ def game_detail(game: Game, user: AnyUser | None, seats: list[Seat] | None = Non
         "players": game.players,
         "is_public": game.is_public,
         "fixed_deal": game.fixed_deal,
-        # An explicit deck (a fixed deal) is the deck order: secret like the seed until the end.
-        "options": game.options if game.is_over else {k: v for k, v in game.options.items() if k != "deck"},
+        "fixed_deal_options": fixed_deal_parts(game),
+        "options": visible_options(game),
         "created_by": game.created_by.get_username(),
         "seq": game.seq,
         "seats": seats_summary(game, seats),
@@ -131,7 +147,28 @@ def open_public_games(user: AnyUser | None) -> QuerySet[Game]:
     return games.order_by("-created_at")
 
 
-def _event_row(event: Event, reveal_seed: bool) -> dict[str, Any]:
+def _actor_names(game: Game, seats: list[Seat] | None = None) -> dict[str, str]:
+    names = {f"user:{game.created_by_id}": f"user:{game.created_by.get_username()}"}
+    for seat in game.seats.all() if seats is None else seats:
+        if seat.user is not None:
+            names[f"user:{seat.user_id}"] = f"user:{seat.user.get_username()}"
+    return names
+
+
+def public_actor(actor: str, names: dict[str, str]) -> str:
+    """Who made an event, as callers see it: ``user:<id>`` (stored so a rename changes no
+    history) becomes ``user:<user name>``, public in every seat list; ids stay internal."""
+    if actor.startswith("user:"):
+        return names.get(actor, "user")
+    return actor
+
+
+def event_row(game: Game, event: Event, seats: list[Seat] | None = None) -> dict[str, Any]:
+    """One event as any caller may see it (the seed never: see ``events_for``)."""
+    return _event_row(event, reveal_seed=False, names=_actor_names(game, seats))
+
+
+def _event_row(event: Event, reveal_seed: bool, names: dict[str, str]) -> dict[str, Any]:
     if event.kind == Event.Kind.GAME_STARTED:
         payload = event.payload
         text = f"The game started with {payload['players']} players."
@@ -139,7 +176,7 @@ def _event_row(event: Event, reveal_seed: bool) -> dict[str, Any]:
             "seq": event.seq,
             "kind": event.kind,
             "seat": None,
-            "actor": event.actor,
+            "actor": public_actor(event.actor, names),
             "action": None,
             "text": text,
             "created_at": event.created_at,
@@ -149,9 +186,9 @@ def _event_row(event: Event, reveal_seed: bool) -> dict[str, Any]:
         "seq": event.seq,
         "kind": event.kind,
         "seat": event.seat,
-        "actor": event.actor,
+        "actor": public_actor(event.actor, names),
         "action": event.action,
-        "text": event.payload.get("text", ""),
+        "text": str(event.payload.get("text", "")),
         "created_at": event.created_at,
     }
 
@@ -159,7 +196,8 @@ def _event_row(event: Event, reveal_seed: bool) -> dict[str, Any]:
 def events_for(game: Game, user: AnyUser | None, after: int = 0, limit: int = 1000) -> list[dict[str, Any]]:
     """Log entries after ``after``, each with only what the caller may see."""
     events = Event.objects.filter(game=game, seq__gt=after).order_by("seq")[:limit]
-    return [_event_row(event, reveal_seed=game.is_over) for event in events]
+    names = _actor_names(game)
+    return [_event_row(event, reveal_seed=game.is_over, names=names) for event in events]
 
 
 @dataclass(frozen=True)
@@ -190,9 +228,8 @@ def replay_frame(game: Game, user: AnyUser | None, seq: object) -> ReplayFrame:
     rules = rules_for(game)
     state = load_state(game, seq)
     event = Event.objects.get(game=game, seq=seq)
-    return ReplayFrame(
-        seq=seq, last_seq=last, view=rules.view(state, seat), text=_event_row(event, False)["text"], seat=seat
-    )
+    text = _event_row(event, False, {})["text"]
+    return ReplayFrame(seq=seq, last_seq=last, view=rules.view(state, seat), text=text, seat=seat)
 
 
 def export_rows(game: Game) -> list[dict[str, Any]]:
@@ -200,13 +237,14 @@ def export_rows(game: Game) -> list[dict[str, Any]]:
     if not game.is_over or game.seq < 1:
         raise Forbidden("The log of a game is exported only once the game is over (it contains the seed).")
     rows: list[dict[str, Any]] = []
+    names = _actor_names(game)
     for event in Event.objects.filter(game=game).order_by("seq"):
         row: dict[str, Any] = {
             "seq": event.seq,
             "kind": event.kind,
             "seat": event.seat,
             "payload": event.payload,
-            "actor": event.actor,
+            "actor": public_actor(event.actor, names),
         }
         rows.append(row)
     if game.result is not None:

@@ -16,6 +16,7 @@ urlpatterns = [
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login-link/", accounts.login_link_request, name="login-link-request"),
     path("accounts/profile/", accounts.profile, name="profile"),
+    path("accounts/password_reset/", accounts.PasswordResetView.as_view(), name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     # Lobby and games.
     path("games/", lobby.lobby, name="lobby"),

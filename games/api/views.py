@@ -26,7 +26,7 @@ from rest_framework.views import APIView
 
 from games import selectors, services
 from games.api import serializers as s
-from games.models import Event, Game
+from games.models import Game
 
 AnyUser = User | AnonymousUser
 
@@ -71,18 +71,6 @@ def _render_detail(game_id: int, user: AnyUser) -> Response:
     # The selector's dict is already the documented GameDetailOutput shape; rendering it through
     # the serializer again costs ~3 ms a request on the hottest endpoint and changes nothing.
     return Response(_detail(game_id, user))
-
-
-def _event_row(event: Event) -> dict[str, Any]:
-    return {
-        "seq": event.seq,
-        "kind": event.kind,
-        "seat": event.seat,
-        "actor": event.actor,
-        "action": event.action,
-        "text": str(event.payload.get("text", "")),
-        "created_at": event.created_at,
-    }
 
 
 class TokenView(APIView):
@@ -290,7 +278,7 @@ class GameActionsView(APIView):
         )
         body = {
             "seq": submitted.event.seq,
-            "event": _event_row(submitted.event),
+            "event": selectors.event_row(submitted.game, submitted.event, submitted.seats),
             # The game as the service left it (locked, up to date): no second read.
             "game": selectors.game_detail(submitted.game, user, seats=submitted.seats),
         }
