@@ -34,6 +34,9 @@ def has_nul(request: HttpRequest) -> bool:
         return True
     if _has_nul(str(value) for key, value in request.META.items() if key.startswith("HTTP_")):
         return True
+    # Cookie values are unquoted when parsed: "\000" in the header is a NUL in the value.
+    if _has_nul(key + value for key, value in request.COOKIES.items()):
+        return True
     if _has_nul(key + "".join(values) for key, values in request.GET.lists()):
         return True
     # Form bodies of the web pages; the API reads its own bodies through its parsers, which

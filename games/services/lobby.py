@@ -109,17 +109,17 @@ def game_create(
     ):
         raise InvalidInput(f"{rules.title} takes {rules.min_players} to {rules.max_players} players.")
     options = _checked_options(options)
-    try:
-        # The engine is the judge of options: a trial deal with a throwaway seed checks them.
-        rules.new_game(players=players, seed="options-check", options=options)
-    except engine.InvalidOptions as exc:
-        raise InvalidInput(f"Invalid options: {exc}") from None
     fixed = fixed_deal_options(rules, options)
     if fixed and is_public:
         raise InvalidInput(
             f"A fixed deal ({', '.join(fixed)}) is allowed in private games only: everyone who "
             "joins a public game expects a random shuffle. Make the game private or leave them out."
         )
+    try:
+        # The engine is the judge of options: a trial deal with a throwaway seed checks them.
+        rules.new_game(players=players, seed="options-check", options=options)
+    except engine.InvalidOptions as exc:
+        raise InvalidInput(f"Invalid options: {exc}") from None
     move_time = DEFAULT_MOVE_TIME if move_time is None else move_time
     if not (MIN_MOVE_TIME <= move_time <= MAX_MOVE_TIME):
         raise InvalidInput("The time per move must be between 1 hour and 14 days.")
