@@ -109,9 +109,9 @@ def test_a_private_game_answers_like_a_missing_one_on_every_endpoint(
     web.force_login(outsider)
     anonymous_web, anonymous_api = Client(), APIClient()
     action = {"action": {"type": "pass"}, "expected_seq": game.seq}
-    for client in (api, anonymous_api):
+    for api_client in (api, anonymous_api):
         for path in API_GETS:
-            seen = [_normalised(client.get(path.format(id=i)), i) for i in (game.pk, gone)]
+            seen = [_normalised(api_client.get(path.format(id=i)), i) for i in (game.pk, gone)]
             assert seen[0] == seen[1], (path, seen)
     for path in (*API_POSTS, "/api/games/{id}/actions/"):
         body = action if path.endswith("/actions/") else {}

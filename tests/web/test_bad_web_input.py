@@ -11,7 +11,7 @@ from django.test import Client
 
 from games import services
 from games.models import Game
-from tests.services.support import play_one
+from tests.services.support import play_one, user_to_act
 from tests.services.support import started_game as public_started_game
 from tests.web.helpers import make_user
 
@@ -83,7 +83,7 @@ def test_a_move_with_deeply_nested_json_is_refused_with_a_message() -> None:
     users = [make_user(n) for n in ("anne", "bob", "cat")]
     game = public_started_game(users)
     mover = Client()
-    mover.force_login(game.seats.get(position=game.to_act[0]).user)
+    mover.force_login(user_to_act(game))
     action = "[" * 50_000 + "]" * 50_000
     response = mover.post(
         f"/games/{game.pk}/act/", {"action": action, "expected_seq": str(game.seq)}, follow=True
