@@ -33,9 +33,16 @@ def current_user(request: HttpRequest) -> User:
 
 
 def safe_next(request: HttpRequest, default: str = "/games/") -> str:
+    """``next`` if it is a path on this site, else ``default``. Only paths: ``redirect("0")``
+    would look "0" up as a view name (a server error), and a relative "x" means another page
+    on every page it is read from."""
     candidate = request.POST.get("next") or request.GET.get("next") or ""
-    if candidate and url_has_allowed_host_and_scheme(
-        candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    if (
+        candidate.startswith("/")
+        and not candidate.startswith("//")
+        and url_has_allowed_host_and_scheme(
+            candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        )
     ):
         return candidate
     return default
@@ -45,7 +52,7 @@ def safe_next(request: HttpRequest, default: str = "/games/") -> str:
 def signup(request: HttpRequest) -> HttpResponse:
     next_url = safe_next(request)
     if request.user.is_authenticated:
-        return redirect(next_url)
+        return HttpResponseRedirect(next_url)
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
@@ -54,7 +61,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         profile.save(update_fields=["display_name"])
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome aboard, {user.get_username()}!")
-        return redirect(next_url)
+        return HttpResponseRedirect(next_url)
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
 

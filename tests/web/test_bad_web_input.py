@@ -8,6 +8,7 @@ import random
 import pytest
 from django.core import mail
 from django.test import Client
+from pytest_django import Settings
 
 from games import services
 from games.models import Game
@@ -89,3 +90,17 @@ def test_a_move_with_deeply_nested_json_is_refused_with_a_message() -> None:
         f"/games/{game.pk}/act/", {"action": action, "expected_seq": str(game.seq)}, follow=True
     )
     assert response.status_code == 200 and b"could not be read" in response.content
+
+
+@pytest.mark.parametrize("next_url", ["0", "games", "lobby", "home", "x:y"])
+def test_a_next_that_is_not_a_path_goes_to_the_lobby(client: Client, next_url: str) -> None:
+    """Found by the fuzz pass: ``redirect("0")`` looks "0" up as a view name, a server error."""
+    client.force_login(make_user("anne"))
+    response = client.get("/accounts/signup/", {"next": next_url})
+    assert response.status_code == 302 and response["Location"] == "/games/"
+
+
+def test_an_outbox_name_too_long_for_the_file_system_is_a_404(client: Client, settings: Settings) -> None:
+    """Found by the fuzz pass (development outbox only): ENAMETOOLONG escaped ``is_file``."""
+    settings.DEV_OUTBOX_PAGE = True
+    assert client.get("/dev/outbox/" + "x" * 300 + ".eml/").status_code == 404

@@ -1,0 +1,352 @@
+"""Issue 12 item 4: no input gives a server error, on any page.
+
+Hypothesis sends generated text (control characters and NULs, huge strings, odd Unicode,
+numbers in other scripts, JSON fragments and deep nesting, URLs) to every HTML form, every
+query parameter and every path token of the site, as an anonymous visitor, a player and a
+logged-in outsider, and asserts that every answer is below 500. Schemathesis does the same for
+the API (tests/api/test_schema.py). CI runs the whole suite against PostgreSQL, where a NUL
+that reaches a query is a server error rather than a stored string.
+
+``TARGETS`` lists the forms and parameters; ``test_every_form_and_query_parameter_is_fuzzed``
+crawls the site's pages and fails on a form field or a query parameter the list misses, so a
+new form is fuzzed from the day it appears.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, quote, urlsplit
+
+import pytest
+from django.contrib.auth.tokens import default_token_generator
+from django.test import Client
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
+from pytest_django import Settings
+
+from games import services
+from games.emails import unsubscribe_token
+from games.links import login_token
+from games.models import Game
+from tests.services.support import fast_password_hasher, make_user, play_one, started_game, user_to_act
+
+__all__ = ["fast_password_hasher"]  # autouse here too: the fuzz pass logs in many times
+
+pytestmark = pytest.mark.django_db
+
+
+@dataclass(frozen=True)
+class Target:
+    """One way into the site: a method, a path (``{name}`` stands for a path token) and the
+    form fields or query parameters it reads. GETs also get parameters of random names."""
+
+    method: str
+    path: str
+    fields: tuple[str, ...] = ()
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        return re.compile("^" + re.sub(r"\\\{\w+\\\}", "[^/]+", re.escape(self.path)) + "$")
+
+    def path_with(self, fuzzed: dict[str, str]) -> str:
+        """The path with fuzzed tokens put in (URL-quoted); the other ``{name}`` stay."""
+        return re.sub(
+            r"\{(\w+)\}",
+            lambda m: quote(fuzzed[m.group(1)], safe="") if m.group(1) in fuzzed else m.group(0),
+            self.path,
+        )
+
+    def __str__(self) -> str:
+        return f"{self.method} {self.path}"
+
+
+NEW_GAME = ("title", "rules", "players", "bot_seats", "bot_kind", "move_time", "timeout_policy")
+TARGETS = (
+    Target("GET", "/"),
+    Target("GET", "/healthz"),
+    Target("GET", "/accounts/signup/", ("next",)),
+    Target(
+        "POST", "/accounts/signup/", ("username", "display_name", "email", "password1", "password2", "next")
+    ),
+    Target("GET", "/accounts/login/", ("next",)),
+    Target("POST", "/accounts/login/", ("username", "password", "next")),
+    Target("GET", "/accounts/login-link/", ("next",)),
+    Target("POST", "/accounts/login-link/", ("email", "next")),
+    Target("GET", "/accounts/password_reset/"),
+    Target("POST", "/accounts/password_reset/", ("email",)),
+    Target("GET", "/accounts/reset/{uid}/{reset_token}/"),
+    Target("POST", "/accounts/reset/{uid}/set-password/", ("new_password1", "new_password2")),
+    Target("GET", "/accounts/password_change/"),
+    Target("POST", "/accounts/password_change/", ("old_password", "new_password1", "new_password2")),
+    Target("GET", "/accounts/profile/"),
+    Target("POST", "/accounts/profile/", ("display_name", "notify", "timezone", "away_until")),
+    Target("POST", "/accounts/logout/"),
+    Target("GET", "/games/"),
+    Target("GET", "/games/new/"),
+    Target("POST", "/games/new/", (*NEW_GAME, "bot_kind", "is_public", "options", "invite")),
+    Target("GET", "/games/{game}/"),
+    Target("GET", "/games/{game}/live/", ("v",)),
+    Target("POST", "/games/{game}/act/", ("action", "expected_seq", "key")),
+    Target("GET", "/games/{game}/replay/", ("seq",)),
+    Target("GET", "/games/{game}/replay/{seq}/"),
+    Target("POST", "/games/{lobby}/join/"),
+    Target("POST", "/games/{lobby}/leave/"),
+    Target("POST", "/games/{lobby}/fill/", ("kind",)),
+    Target("POST", "/games/{lobby}/start/"),
+    Target("POST", "/games/{lobby}/abort/"),
+    Target("POST", "/games/{lobby}/invite/", ("emails",)),
+    Target("GET", "/invite/{invite_token}/"),
+    Target("POST", "/invite/{invite_token}/"),
+    Target("GET", "/unsubscribe/{unsubscribe_token}/"),
+    Target("POST", "/unsubscribe/{unsubscribe_token}/", ("List-Unsubscribe",)),
+    Target("GET", "/l/{login_token}/"),
+    Target("GET", "/rules/{rules}/"),
+    Target("GET", "/dev/outbox/"),
+    Target("GET", "/dev/outbox/{outbox_name}/"),
+    Target("GET", "/dev/outbox/{outbox_name}/html/"),
+    Target("GET", "/admin/login/", ("next",)),
+    Target("POST", "/admin/login/", ("username", "password", "next")),
+)
+
+# Values that broke, or could break, a page: control characters and NULs, digits that are not
+# ASCII, bidi and zero-width marks, JSON fragments and deep nesting, URLs and paths.
+SPECIAL = (
+    "",
+    " ",
+    "\x00",
+    "a\x00b",
+    "\r\n",
+    "\x1b[31m",
+    "²",
+    "٣",
+    "１",
+    "-1",
+    "0",
+    "1e999",
+    "NaN",
+    "9" * 5000,
+    "null",
+    "[]",
+    "{}",
+    '{"type": "pass"}',
+    '{"first_seat": 0}',
+    '{"card_set": {"id": "x", "cards": [{"kind": ["ship"]}], "majority_bonus": {}}}',
+    "[" * 5000,
+    '{"a":' * 2000,
+    "%00",
+    "%ff%fe",
+    "../../etc/passwd",
+    "//evil.example/",
+    "http://[",
+    "javascript:alert(1)",
+    "<script>alert(1)</script>",
+    "' OR 1=1 --",
+    "\u202egnp.exe",
+    "\ufeff\u200b",
+    "\U0001f3f4\u200d\u2620\ufe0f",
+    "x" * 300 + ".eml",
+)
+CONTROL = st.characters(max_codepoint=0x9F, categories=["Cc"])
+ODD = st.characters(categories=["Mn", "Cf", "Zs", "Nd", "No", "Co"])
+TEXT = st.one_of(
+    st.text(max_size=40),
+    st.text(alphabet=st.one_of(CONTROL, ODD), max_size=20),
+    st.sampled_from(SPECIAL),
+    st.integers().map(str),
+    st.integers(min_value=1_000, max_value=400_000).map(lambda n: "x" * n),
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=10),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+        max_leaves=8,
+    ).map(json.dumps),
+)
+
+
+@dataclass
+class World:
+    clients: dict[str, Client]
+    tokens: dict[str, str]
+
+    def resolve(self, path: str) -> str:
+        """The real ids and tokens for the ``{name}`` left in ``path``."""
+        return re.sub(r"\{(\w+)\}", lambda m: self.tokens[m.group(1)], path)
+
+
+@pytest.fixture
+def world(settings: Settings, tmp_path: Path) -> World:
+    """A running game with a few moves, a public game in the lobby, an invitation, the links
+    of the emails; an anonymous visitor, a player and an outsider, each logged in as such."""
+    settings.EMAIL_OUTBOX_DIR = tmp_path / "outbox"
+    anne, bob, cat = (make_user(name) for name in ("anne", "bob", "cat"))
+    outsider = make_user("olga")
+    game = started_game([anne, bob, cat])
+    for _ in range(3):
+        play_one(game, random.Random(3))
+    lobby = services.game_create(creator=anne, rules_id="pirates", players=4, title="Open table")
+    (invitation,) = services.invitation_create(game_id=lobby.pk, by=anne, emails=["dora@example.com"])
+    clients = {"anonymous": Client()}
+    for name, user in (("player", anne), ("outsider", outsider)):
+        clients[name] = Client()
+        clients[name].force_login(user)
+    return World(
+        clients=clients,
+        tokens={
+            "game": str(game.pk),
+            "lobby": str(lobby.pk),
+            "seq": "2",
+            "uid": urlsafe_base64_encode(force_bytes(anne.pk)),
+            "reset_token": default_token_generator.make_token(anne),
+            "invite_token": invitation.token,
+            "unsubscribe_token": unsubscribe_token(anne),
+            "login_token": login_token(anne, "/games/"),
+            "rules": "pirates",
+            "outbox_name": "none.eml",
+        },
+    )
+
+
+def _request(draw: Any, target: Target) -> tuple[str, str, dict[str, Any], bool]:
+    """Who asks, the path, the data (form fields or query parameters) and whether a POST body
+    is URL-encoded (else multipart)."""
+    # The player sees most (the table's forms, a running game's replay): asked most often.
+    who = draw(st.sampled_from(["player", "player", "anonymous", "outsider"]))
+    tokens = re.findall(r"\{(\w+)\}", target.path)
+    fuzzed = {name: draw(TEXT) for name in tokens if draw(st.integers(0, 3)) == 0}
+    data: dict[str, Any] = {}
+    for field in target.fields:
+        if draw(st.integers(0, 4)):  # mostly present, sometimes missing
+            data[field] = draw(st.lists(TEXT, min_size=1, max_size=2)) if draw(st.booleans()) else draw(TEXT)
+    data.update(draw(st.dictionaries(st.text(min_size=1, max_size=10), TEXT, max_size=2)))
+    return who, target.path_with(fuzzed), data, draw(st.booleans())
+
+
+def _urlencoded(fields: dict[str, Any]) -> str:
+    return "&".join(
+        f"{quote(str(key), safe='')}={quote(str(value), safe='')}"
+        for key, values in fields.items()
+        for value in (values if isinstance(values, list) else [values])
+    )
+
+
+def _fuzz(target: Target) -> Any:
+    @hypothesis_settings(
+        max_examples=30,
+        deadline=None,
+        database=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+    @given(st.data())
+    def run(world: World, data: st.DataObject) -> None:
+        who, path, fields, urlencoded = _request(data.draw, target)
+        path = world.resolve(path)
+        client = world.clients[who]
+        if target.method == "GET":
+            response = client.get(path, fields)
+        elif urlencoded:
+            response = client.post(
+                path, _urlencoded(fields), content_type="application/x-www-form-urlencoded"
+            )
+        else:
+            response = client.post(path, fields)
+        assert response.status_code < 500, (str(target), who, path, fields)
+
+    return run
+
+
+@pytest.mark.parametrize("target", TARGETS, ids=str)
+def test_no_input_gives_a_server_error(target: Target, world: World) -> None:
+    _fuzz(target)(world)
+
+
+class _Forms(HTMLParser):
+    """The forms of a page (method, action, field names) and every same-site URL it names."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.forms: list[tuple[str, str, set[str]]] = []
+        self.urls: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {key: value or "" for key, value in attrs}
+        if tag == "form":
+            self.forms.append((a.get("method", "get").upper(), a.get("action", ""), set()))
+        elif tag in ("input", "select", "textarea", "button") and self.forms and a.get("name"):
+            self.forms[-1][2].add(a["name"])
+        for key in ("href", "action", "hx-get", "hx-post", "data-frame-url"):
+            if a.get(key, "").startswith("/"):
+                self.urls.append(a[key])
+
+
+def _crawl(client: Client, seeds: list[str], limit: int = 80) -> Iterator[tuple[str, str, set[str]]]:
+    """(method, path, field or parameter names) of every form and link reachable from seeds."""
+    seen: set[str] = set()
+    queue = list(seeds)
+    while queue and len(seen) < limit:
+        url = queue.pop(0)
+        path = urlsplit(url).path
+        if path in seen or path.startswith(("/static/", "/api/", "/accounts/logout/")):
+            continue
+        seen.add(path)
+        response = client.get(url, follow=True)
+        final = response.request["PATH_INFO"]
+        parser = _Forms()
+        parser.feed(response.content.decode(errors="replace"))
+        for method, action, fields in parser.forms:
+            yield method, urlsplit(action).path or final, fields - {"csrfmiddlewaretoken"}
+        for link in parser.urls:
+            parts = urlsplit(link)
+            if parts.query:
+                yield (
+                    "GET",
+                    parts.path,
+                    {name for name, _value in parse_qsl(parts.query, keep_blank_values=True)},
+                )
+            if not link.startswith("/admin/"):  # the admin's own pages, past its log-in, are Django's
+                queue.append(link)
+
+
+def test_every_form_and_query_parameter_is_fuzzed(world: World) -> None:
+    tokens = world.tokens
+    seeds = [
+        "/",
+        "/games/",
+        "/games/new/",
+        f"/games/{tokens['game']}/",
+        f"/games/{tokens['lobby']}/",
+        f"/games/{tokens['game']}/replay/",
+        "/accounts/signup/",
+        "/accounts/login-link/",
+        "/accounts/password_reset/",
+        "/accounts/password_change/",
+        "/accounts/profile/",
+        f"/accounts/reset/{tokens['uid']}/{tokens['reset_token']}/",
+        f"/invite/{tokens['invite_token']}/",
+        f"/unsubscribe/{tokens['unsubscribe_token']}/",
+        "/admin/login/",
+    ]
+    mover = Client()  # whoever is to move sees the move forms
+    mover.force_login(user_to_act(Game.objects.get(pk=int(tokens["game"]))))
+    found: set[tuple[str, str, str]] = set()
+    for client in (world.clients["player"], world.clients["anonymous"], mover):
+        for method, path, fields in _crawl(client, seeds):
+            found.update((method, path, field) for field in fields or {""})
+    assert ("POST", f"/games/{tokens['game']}/act/", "action") in found  # the crawl reached the table
+    missing = sorted(
+        f"{method} {path} {field!r}"
+        for method, path, field in found
+        if not any(
+            t.method == method and t.pattern.match(path) and (not field or field in t.fields) for t in TARGETS
+        )
+    )
+    assert not missing, f"forms or parameters the fuzz pass does not cover: {missing}"
