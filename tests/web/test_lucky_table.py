@@ -43,13 +43,24 @@ def fixed_deck(players: int, seed: int = 14) -> list[str]:
 
 def lucky_game(users: list[User], *, bots: int = 0, options: dict[str, Any] | None = None) -> Game:
     """A running game of Captain Lucky with ``users`` seated (and ``bots`` bot seats)."""
+    fixed = bool(options)  # only a private game may fix its deal; it is joined by invitation
     game = services.game_create(
         creator=users[0], rules_id="captain-lucky", players=len(users) + bots, bot_seats=bots,
-        options=options or {},
+        options=options or {}, is_public=not fixed,
     )
     for user in users[1:]:
-        services.seat_join(game_id=game.pk, user=user)
-    return services.game_start(game_id=game.pk, by=users[0])
+        if fixed:
+            (invitation,) = services.invitation_create(game_id=game.pk, by=users[0], emails=[user.email])
+            services.invitation_accept(token=invitation.token, user=user)
+        else:
+            services.seat_join(game_id=game.pk, user=user)
+    game = services.game_start(game_id=game.pk, by=users[0])
+    if fixed:
+        # These tests are about what a spectator sees of a fixed deal, so the game is opened
+        # to spectators behind the lobby's back (the lobby keeps fixed deals private).
+        Game.objects.filter(pk=game.pk).update(is_public=True)
+        game.refresh_from_db()
+    return game
 
 
 def clients(users: list[User]) -> dict[int, Client]:
