@@ -193,6 +193,11 @@ else:
         "socket_keepalive": True,
         "health_check_interval": 10,
         "retry_on_timeout": True,
+        # Opening a connection to publish is tried once, not for the 4 s of
+        # broker_connection_timeout: a request's after-commit nudge fails at once when the
+        # broker is down. Publishes with a retry policy (workers, beat) still retry by it,
+        # and the worker's consumer reconnects by broker_connection_max_retries.
+        "max_retries": 0,
     }
     CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or CELERY_BROKER_URL
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE") or "pirates"
