@@ -29,7 +29,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from games.models import Game, Outbox, Seat
@@ -264,32 +264,28 @@ class Repaired:
     turns: int
 
 
-def _seats_to_act(before: datetime) -> Any:
+def _seats_to_act(before: datetime) -> QuerySet[Seat]:
     """Seats to act in running games unchanged since ``before`` (index ``seat_to_act``)."""
-    return Seat.objects.filter(
-        must_act=True, game__status=Game.Status.ACTIVE, game__updated_at__lte=before
-    )
+    return Seat.objects.filter(must_act=True, game__status=Game.Status.ACTIVE, game__updated_at__lte=before)
 
 
-def missing_bot_moves(before: datetime, limit: int) -> list[tuple[int, int]]:
+def bot_moves_missing(before: datetime) -> QuerySet[Seat, tuple[int, int]]:
     """(game, seq) of running games with a bot seat to act since before ``before`` and no
-    bot-move row for that seq that is pending or done."""
+    bot-move row for that seq that is pending or done (lookups by index ``outbox_once``)."""
     rows = Outbox.objects.filter(
         game_id=OuterRef("game_id"), kind=Kind.BOT_MOVE, key=OuterRef("game__seq"),
         status__in=[Status.PENDING, Status.DONE],
     )
     bots = _seats_to_act(before).filter(Q(user__isnull=True) | Q(replaced_by_bot=True))
-    found = bots.filter(~Exists(rows)).values_list("game_id", "game__seq").distinct().order_by("game_id")
-    return list(found[:limit])
+    return bots.filter(~Exists(rows)).values_list("game_id", "game__seq").distinct().order_by("game_id")
 
 
-def missing_turns(before: datetime, limit: int) -> list[tuple[int, int]]:
+def turns_missing(before: datetime) -> QuerySet[Seat, tuple[int, int]]:
     """(game, seq) of running games with a person to act since before ``before`` and no
     turn-email row at all for that seq (one given up stays given up)."""
     rows = Outbox.objects.filter(game_id=OuterRef("game_id"), kind=Kind.TURN, key=OuterRef("game__seq"))
     people = _seats_to_act(before).filter(user__isnull=False, replaced_by_bot=False)
-    found = people.filter(~Exists(rows)).values_list("game_id", "game__seq").distinct().order_by("game_id")
-    return list(found[:limit])
+    return people.filter(~Exists(rows)).values_list("game_id", "game__seq").distinct().order_by("game_id")
 
 
 def repair(now: datetime | None = None, limit: int | None = None) -> Repaired:
@@ -300,8 +296,8 @@ def repair(now: datetime | None = None, limit: int | None = None) -> Repaired:
     now = timezone.now() if now is None else now
     limit = settings.SWEEP_BATCH_SIZE if limit is None else limit
     before = now - timedelta(seconds=settings.OUTBOX_REPAIR_AFTER_SECONDS)
-    bots = missing_bot_moves(before, limit)
-    turns = missing_turns(before, limit)
+    bots = list(bot_moves_missing(before)[:limit])
+    turns = list(turns_missing(before)[:limit])
     effects = [Effect(Kind.BOT_MOVE, game_id, seq) for game_id, seq in bots]
     effects += [Effect(Kind.TURN, game_id, seq) for game_id, seq in turns]
     if effects:
