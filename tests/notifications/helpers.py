@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.core import mail
-from django.core.mail import EmailMultiAlternatives
+from django.core.mail import EmailMessage, EmailMultiAlternatives
+from django.core.mail.backends.base import BaseEmailBackend
 
 from engine.bots import choose_action
 from games.models import Game, PlayerProfile, Seat
@@ -83,3 +85,12 @@ def links(message: EmailMultiAlternatives) -> list[str]:
 
 def clear_outbox() -> None:
     mail.outbox.clear()
+
+
+class SlowDummyBackend(BaseEmailBackend):
+    """Takes a while per email, as a remote mail server does, and keeps nothing (for a worker
+    process: the race between sending a turn email and the next move needs a real window)."""
+
+    def send_messages(self, email_messages: Sequence[EmailMessage]) -> int:
+        time.sleep(0.05 * len(email_messages))
+        return len(email_messages)

@@ -15,7 +15,7 @@ from django.core.mail import EmailMultiAlternatives
 
 from engine.bots import choose_action
 from games import emails, outbox
-from games.models import Game, Notification, Outbox, Seat
+from games.models import Event, Game, Notification, Outbox, Seat
 from games.services import action_submit, game_create, game_start, load_state, rules_for, seat_join
 from tests.conftest import CeleryWorker
 from tests.notifications.helpers import OnCommit, make_user, person_to_act, sent, start_game
@@ -46,6 +46,15 @@ def assert_each_went_to_a_seat_to_act_at_its_seq(game: Game) -> None:
     for user_id, seq in turn_emails_sent(game):
         to_act = rules.to_act(load_state(game, seq))
         assert seat_of[user_id] in to_act, f"user {user_id} emailed for seq {seq}, when {to_act} were to act"
+
+
+def assert_each_went_out_before_its_turn_ended(game: Game) -> None:
+    """Sent while the game was at its seq: before the next event was written."""
+    ended = dict(Event.objects.filter(game=game).values_list("seq", "created_at"))
+    for note in Notification.objects.filter(game=game, kind=Kind.TURN, sent_at__isnull=False):
+        next_event = ended.get(int(note.key) + 1)
+        assert note.sent_at is not None
+        assert next_event is None or note.sent_at < next_event, f"seq {note.key} emailed after it ended"
 
 
 def assert_the_person_to_act_was_emailed_for_this_turn(game: Game) -> None:
@@ -116,7 +125,7 @@ def test_a_player_who_moves_while_their_email_is_built_is_not_sent_it_and_gets_t
 
 @pytest.fixture
 def celery_worker_env() -> dict[str, str]:
-    return {"BOT_MOVE_DELAY_SECONDS": "0", "EMAIL_BACKEND": "django.core.mail.backends.dummy.EmailBackend"}
+    return {"BOT_MOVE_DELAY_SECONDS": "0", "EMAIL_BACKEND": "tests.notifications.helpers.SlowDummyBackend"}
 
 
 @pytest.mark.celery_worker
@@ -136,10 +145,12 @@ def test_fast_play_against_a_real_worker_emails_each_turn_to_a_seat_to_act(
         seat_join(game_id=game.pk, user=person)
     game_start(game_id=game.pk, by=people[0])
     game.refresh_from_db()
+    pace = random.Random(11)
     for _ in range(40):
         if game.status != Game.Status.ACTIVE:
             break
         play(game)  # each commit nudges the worker's relay; emails race the next moves
+        time.sleep(pace.uniform(0, 0.3))  # sometimes before the email goes, sometimes after
 
     deadline = time.monotonic() + 60
     unfinished = Outbox.objects.filter(game=game).exclude(status=Outbox.Status.DONE)
@@ -147,6 +158,7 @@ def test_fast_play_against_a_real_worker_emails_each_turn_to_a_seat_to_act(
         assert time.monotonic() < deadline, list(unfinished.values("kind", "key", "status"))
         time.sleep(0.2)
     assert_each_went_to_a_seat_to_act_at_its_seq(game)
+    assert_each_went_out_before_its_turn_ended(game)
     if game.status == Game.Status.ACTIVE:
         assert_the_person_to_act_was_emailed_for_this_turn(game)
     # Never two emails for one turn of one player.
