@@ -70,7 +70,7 @@ class Supervisor:
             ran = time.monotonic() - started
             if self.stopping:
                 log.info("supervise[%s]: stopped (exit status %s)", self.name, code)
-                return code
+                return 128 - code if code < 0 else code  # killed by a signal: as a shell says it
             if self.max_restarts is not None and self.restarts >= self.max_restarts:
                 log.error("supervise[%s]: exited with status %s; no restarts left", self.name, code)
                 return code if code else 1

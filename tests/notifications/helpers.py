@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import time
@@ -88,9 +89,10 @@ def clear_outbox() -> None:
 
 
 class SlowDummyBackend(BaseEmailBackend):
-    """Takes a while per email, as a remote mail server does, and keeps nothing (for a worker
-    process: the race between sending a turn email and the next move needs a real window)."""
+    """Takes a while per email (SLOW_MAIL_SECONDS, default 0.05), as a remote mail server does,
+    and keeps nothing. For worker processes: the race between sending a turn email and the
+    next move needs a real window, and a worker killed mid-send needs a send to kill."""
 
     def send_messages(self, email_messages: Sequence[EmailMessage]) -> int:
-        time.sleep(0.05 * len(email_messages))
+        time.sleep(float(os.environ.get("SLOW_MAIL_SECONDS") or 0.05) * len(email_messages))
         return len(email_messages)
