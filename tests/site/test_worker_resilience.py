@@ -1,7 +1,7 @@
-"""Supervised processes (issue 11, items 4-5): the worker and beat run under a supervisor that
-starts them again when they die; a worker killed with SIGKILL comes back and what it was doing
-is published again after its outbox lease; the worker survives a Redis restart; beat's
-heartbeat file feeds its health check."""
+"""The worker's resilience (issue 11, items 3-5): the worker and beat run under a supervisor
+that starts them again when they die; a worker killed with SIGKILL comes back and what it was
+doing is published again after its outbox lease; the worker survives a Redis restart and the
+loss of its database connection; beat's heartbeat file feeds its health check."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from pirates_site import beat
 from pirates_site.celery import app as celery_app
 from pirates_site.supervise import Supervisor
 from tests import realservers
+from tests.conftest import CeleryWorker
 from tests.notifications.smtp_sink import wait_until
 
 ROOT = realservers.ROOT
@@ -222,3 +223,39 @@ def test_the_worker_comes_back_to_consuming_after_a_redis_restart(tmp_path: Path
             after = uuid.uuid4().hex
             _ping(after)
             wait_until(lambda: f"pong:{after}" in log.read_text(), 90, "a ping after the restart")
+
+
+@pytest.fixture
+def celery_worker_env() -> dict[str, str]:
+    # Each email takes 3 s, so the database can drop the worker's connection mid-task.
+    return {"SLOW_MAIL_SECONDS": "3", "EMAIL_BACKEND": "tests.notifications.helpers.SlowDummyBackend"}
+
+
+@pytest.mark.postgres
+@pytest.mark.celery_worker
+@pytest.mark.django_db(transaction=True)
+def test_a_task_retries_when_the_database_drops_its_connection(celery_worker: CeleryWorker) -> None:
+    """Issue 11.3: a PostgreSQL restart failed turn-email tasks for good."""
+    from django.db import connection
+
+    people = [User.objects.create_user(n, f"{n}@example.test", "a-long-password-1") for n in "xyz"]
+    game = game_create(creator=people[0], rules_id="pirates", players=3)
+    for person in people[1:]:
+        seat_join(game_id=game.pk, user=person)
+    game_start(game_id=game.pk, by=people[0])
+    wait_until(lambda: "Task games.notify_turn" in celery_worker.text(), 30, "the turn email task")
+    time.sleep(1)  # it is sending, inside its transaction
+
+    # What a database restart does to the connection of a task in progress.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        (terminated,) = cursor.fetchone() or (0,)
+    assert terminated >= 1
+    done = Outbox.objects.filter(game=game, kind=Outbox.Kind.TURN, status=Outbox.Status.DONE)
+    wait_until(done.exists, 60, "the email after a retry")
+    assert "Retry in" in celery_worker.text()
+    note = Notification.objects.get(game=game, kind=Notification.Kind.TURN)
+    assert note.key == "1" and note.sent_at is not None
