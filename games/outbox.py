@@ -305,3 +305,18 @@ def repair(now: datetime | None = None, limit: int | None = None) -> Repaired:
             add(effects)
         log.warning("repair: re-queued %s bot moves and %s turn emails", len(bots), len(turns))
     return Repaired(bot_moves=len(bots), turns=len(turns))
+
+
+def prune(now: datetime | None = None, limit: int | None = None) -> int:
+    """Delete done rows older than ``OUTBOX_KEEP_DAYS``, oldest first, at most ``limit``
+    (``SWEEP_BATCH_SIZE``) per call: the table keeps what is pending, failed or recent. The
+    oldest rows have the lowest ids, so the primary key finds them without a scan."""
+    now = timezone.now() if now is None else now
+    limit = settings.SWEEP_BATCH_SIZE if limit is None else limit
+    cutoff = now - timedelta(days=settings.OUTBOX_KEEP_DAYS)
+    old = Outbox.objects.filter(status=Status.DONE, done_at__lt=cutoff).order_by("pk")
+    pks = list(old.values_list("pk", flat=True)[:limit])
+    if not pks:
+        return 0
+    deleted, _ = Outbox.objects.filter(pk__in=pks).delete()
+    return deleted

@@ -293,6 +293,8 @@ OUTBOX_LEASE_SECONDS = env_int("OUTBOX_LEASE_SECONDS", 60)
 OUTBOX_MAX_ATTEMPTS = env_int("OUTBOX_MAX_ATTEMPTS", 10)
 OUTBOX_RELAY_BATCH = env_int("OUTBOX_RELAY_BATCH", 500)
 OUTBOX_REPAIR_AFTER_SECONDS = env_int("OUTBOX_REPAIR_AFTER_SECONDS", 60)
+# Done rows are deleted by the sweep this many days after they were done.
+OUTBOX_KEEP_DAYS = env_int("OUTBOX_KEEP_DAYS", 14)
 # The daily digest goes out at this hour (UTC).
 DIGEST_HOUR_UTC = env_int("DIGEST_HOUR_UTC", 7)
 # Periodic messages expire after one interval: a backlog built while no worker ran is not

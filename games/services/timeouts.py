@@ -58,9 +58,9 @@ class SweepResult:
 
 def sweep_due(now: datetime | None = None) -> SweepResult:
     """One pass of the sweep: expired deadlines first (a timeout makes a pending reminder moot),
-    then reminders, then the repair of missing side effects (``games.outbox.repair``). Each
-    game is handled in its own transaction; one broken game is logged and does not stop the
-    others."""
+    then reminders, then the repair of missing side effects (``games.outbox.repair``) and the
+    removal of old done outbox rows. Each game is handled in its own transaction; one broken
+    game is logged and does not stop the others."""
     now = timezone.now() if now is None else now
     timeouts = reminders = 0
     for game_id, seq in due_deadlines(now).values_list("pk", "seq"):
@@ -74,6 +74,7 @@ def sweep_due(now: datetime | None = None) -> SweepResult:
         except Exception:
             log.exception("reminder for game %s at seq %s failed", game_id, seq)
     repaired = outbox.repair(now)
+    outbox.prune(now)
     if timeouts or reminders:
         log.info("sweep: %s timeouts, %s reminders", timeouts, reminders)
     return SweepResult(timeouts=timeouts, reminders=reminders, repaired=repaired.bot_moves + repaired.turns)

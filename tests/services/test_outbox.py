@@ -406,6 +406,18 @@ def test_a_given_up_bot_move_is_requeued_but_a_given_up_email_is_not() -> None:
     assert rows(people_game) == [(Kind.TURN, 1, Status.FAILED)]
 
 
+def test_the_sweep_deletes_done_rows_after_two_weeks(settings: Settings) -> None:
+    settings.OUTBOX_KEEP_DAYS = 14
+    game = started_game(make_users(3))
+    greedy_move(game)
+    outbox.relay()
+    first, second = Outbox.objects.filter(game=game).order_by("key")
+    Outbox.objects.filter(pk=first.pk).update(done_at=timezone.now() - timedelta(days=15))
+    Outbox.objects.filter(pk=second.pk).update(status=Status.FAILED, done_at=None)
+    sweep_due()
+    assert rows(game) == [(Kind.TURN, 2, Status.FAILED)]
+
+
 @pytest.mark.postgres
 @pytest.mark.slow
 def test_the_repair_queries_use_their_indexes() -> None:

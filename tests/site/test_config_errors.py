@@ -69,3 +69,11 @@ def test_production_commands_refuse_broken_config(command: str) -> None:
     assert result.returncode != 0
     assert "Configuration error: SECRET_KEY must be set" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_visibility_timeout_must_outlast_the_longest_email_retry() -> None:
+    """A waiting email retry would otherwise be handed out again by Redis (issue 11)."""
+    result = _run(
+        [sys.executable, "manage.py", "check"], CELERY_VISIBILITY_TIMEOUT="600", EMAIL_RETRY_MAX_SECONDS="600"
+    )
+    _one_clear_line(result, "CELERY_VISIBILITY_TIMEOUT must be longer than EMAIL_RETRY_MAX_SECONDS")
