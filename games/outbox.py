@@ -108,7 +108,10 @@ def _nudge_after_commit(now: datetime, delays: set[float]) -> None:
 
     def nudge() -> None:
         for delay in sorted(delays):
-            publish_relay(up_to=now + timedelta(seconds=delay), countdown=delay)
+            if delay > 0:
+                publish_relay(up_to=now + timedelta(seconds=delay), countdown=delay)
+            else:
+                publish_relay()
 
     transaction.on_commit(nudge)
 
@@ -118,9 +121,13 @@ def publish_relay(*, up_to: datetime | None = None, countdown: float = 0) -> boo
     must not wait for a broker that is down. Returns whether the broker took it."""
     from games import tasks
 
-    kwargs = {"up_to": up_to.isoformat()} if up_to is not None else {}
     try:
-        tasks.relay.apply_async(kwargs=kwargs, countdown=countdown, retry=False)
+        if up_to is None and not countdown:
+            # A plain message, not one with an ETA that a worker would hold on a timer.
+            tasks.relay.apply_async(retry=False)
+        else:
+            kwargs = {"up_to": up_to.isoformat()} if up_to is not None else {}
+            tasks.relay.apply_async(kwargs=kwargs, countdown=countdown, retry=False)
     except Exception as exc:
         if tasks.relay.app.conf.task_always_eager:
             raise  # the relay ran in-process: its errors are the tasks' own, not the broker's
