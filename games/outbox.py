@@ -8,7 +8,7 @@ side effects wait in the table until a relay runs (the nudge's, beat's every
 ``OUTBOX_RELAY_SECONDS``, or ``manage.py outbox_relay``).
 
 A row's life: ``pending`` and due -> published by a relay, which moves ``due_at`` one lease
-ahead -> ``done`` when its task finished (the task marks it, ``done``), or published again
+ahead -> ``done`` when its task has finished (the task marks it), or published again
 once the lease has run out (its task died with a worker, or its message was lost). Tasks are
 idempotent, so a second publish is harmless. After ``OUTBOX_MAX_ATTEMPTS`` publishes the relay
 gives the row up (``failed``) and logs an error; so does an email task that ran out of retries.

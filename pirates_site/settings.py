@@ -189,7 +189,7 @@ else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
         "socket_connect_timeout": 3,
-        "socket_timeout": 10,
+        "socket_timeout": 5,
         "socket_keepalive": True,
         "health_check_interval": 10,
         "retry_on_timeout": True,
