@@ -297,18 +297,18 @@ OUTBOX_REPAIR_AFTER_SECONDS = env_int("OUTBOX_REPAIR_AFTER_SECONDS", 60)
 OUTBOX_KEEP_DAYS = env_int("OUTBOX_KEEP_DAYS", 14)
 # The daily digest goes out at this hour (UTC).
 DIGEST_HOUR_UTC = env_int("DIGEST_HOUR_UTC", 7)
-# Periodic messages expire after one interval: a backlog built while no worker ran is not
-# worked through one by one when it comes back (the next one does the same work).
+# Periodic messages expire after one interval (10 s at least): a backlog built while no worker
+# ran is not worked through one by one when it comes back (the next one does the same work).
 CELERY_BEAT_SCHEDULE = {
     "sweep": {
         "task": "games.sweep",
         "schedule": timedelta(seconds=SWEEP_INTERVAL_SECONDS),
-        "options": {"expires": SWEEP_INTERVAL_SECONDS},
+        "options": {"expires": max(SWEEP_INTERVAL_SECONDS, 10)},
     },
     "outbox-relay": {
         "task": "games.relay",
         "schedule": timedelta(seconds=OUTBOX_RELAY_SECONDS),
-        "options": {"expires": OUTBOX_RELAY_SECONDS},
+        "options": {"expires": max(OUTBOX_RELAY_SECONDS, 10)},
     },
     "daily-digest": {"task": "games.daily_digest", "schedule": crontab(minute=0, hour=DIGEST_HOUR_UTC)},
 }
