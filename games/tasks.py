@@ -55,6 +55,7 @@ class OutboxTask(Task):
                       float(countdown or self.default_retry_delay or 0))
         return super().retry(*args, **kwargs)
 
+
 @shared_task(name="games.ping", ignore_result=False)
 def ping(token: str) -> str:
     """Answers with the token it was given: proves a message went through the broker to a worker."""
