@@ -19,7 +19,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
-REAL_SERVER_MARKERS = ("postgres", "redis", "celery_worker", "smtp", "browser")
+REAL_SERVER_MARKERS = ("postgres", "redis", "celery_worker", "smtp", "browser", "faults")
 
 
 def redis_url() -> str:
