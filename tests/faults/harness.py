@@ -265,6 +265,13 @@ class Stack:
             WORKER_CONCURRENCY="1",
             SWEEP_INTERVAL_SECONDS="1",
             BOT_MOVE_DELAY_SECONDS="0",
+            # The outbox relays every second, and a row whose task died is published again
+            # after 10 s, so recovery is measured in seconds rather than the production minute.
+            OUTBOX_RELAY_SECONDS="1",
+            OUTBOX_LEASE_SECONDS="10",
+            OUTBOX_REPAIR_AFTER_SECONDS="10",
+            # Each test starts games of its own; the per-account creation limit is not the point.
+            THROTTLE_RATES="game_create=off",
             DB_CONNECT_TIMEOUT="2",
             LOG_LEVEL="INFO",
             PYTHONUNBUFFERED="1",
