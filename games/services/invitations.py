@@ -9,12 +9,12 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from games.emails import send_invitation_now
 from games.models import Game, Invitation, Seat
 from games.services.errors import Conflict, Forbidden, InvalidInput, NotFound, Throttled
 from games.services.lobby import seat_join
@@ -98,18 +98,10 @@ def invitation_create(*, game_id: int, by: User, emails: list[str] | str) -> lis
                     game=game, email=address, token=secrets.token_urlsafe(24), invited_by=by
                 )
             )
-    inviter = by.get_username()
+    # The templated email (games/emails.py), which carries the join link and the signed
+    # address a reply of "join" goes to.
     for invitation in invitations:
-        link = invitation_url(invitation)
-        send_mail(
-            f"{inviter} invites you to play Pirates: {game.display_name}",
-            f"Ahoy!\n\n{inviter} invites you to a game of Pirates by Mail: {game.display_name} "
-            f"({game.players} players).\n\nTake your seat here (you can sign up on the way if you "
-            f"have no account yet):\n\n{link}\n\nPirates by Mail: play at your own pace; we email you "
-            "when it is your move.\n",
-            None,
-            [invitation.email],
-        )
+        send_invitation_now(invitation_id=invitation.pk)
     return invitations
 
 
