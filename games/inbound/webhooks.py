@@ -3,7 +3,7 @@
 The provider receives the reply, checks nothing of ours, and posts it here; anymail checks the
 request (HTTP basic auth with ``ANYMAIL_WEBHOOK_SECRET`` for every provider, plus the
 provider's own signature where it signs: Mailgun's HMAC, Amazon SNS's certificate signature,
-MailerSend's and Postal's keys) and turns it into a message, which goes to ``receive`` like
+MailerSend's signing secret) and turns it into a message, which goes to ``receive`` like
 any other. A provider is answered 404 until its webhook is configured: without the secret
 the webhook would be open to anyone, and we never run it that way. A request larger than a
 few messages is answered 200 unread, so the provider does not retry it.
@@ -22,7 +22,6 @@ from anymail.webhooks.brevo import BrevoInboundWebhookView
 from anymail.webhooks.mailersend import MailerSendInboundWebhookView
 from anymail.webhooks.mailgun import MailgunInboundWebhookView
 from anymail.webhooks.mailjet import MailjetInboundWebhookView
-from anymail.webhooks.postal import PostalInboundWebhookView
 from anymail.webhooks.postmark import PostmarkInboundWebhookView
 from anymail.webhooks.sendgrid import SendGridInboundWebhookView
 from anymail.webhooks.sparkpost import SparkPostInboundWebhookView
@@ -42,7 +41,6 @@ PROVIDERS: dict[str, type[AnymailCoreWebhookView]] = {
     "mailersend": MailerSendInboundWebhookView,
     "mailgun": MailgunInboundWebhookView,
     "mailjet": MailjetInboundWebhookView,
-    "postal": PostalInboundWebhookView,
     "postmark": PostmarkInboundWebhookView,
     "sendgrid": SendGridInboundWebhookView,
     "sparkpost": SparkPostInboundWebhookView,
