@@ -10,9 +10,11 @@ webhook, the development outbox's reply box). In order:
    verifies, and the sender must be the address of the account it belongs to (the seat's
    player, or the invited address). Otherwise nothing happens and nobody is answered, so a
    forged or guessed message learns nothing.
-3. The command, read from the reply's own text, goes through the same service as on the web
-   (``action_submit`` with ``expected_seq`` = the seq the email was written for and the
-   message's digest as idempotency key; ``invitation_accept``), and the reply gets an answer.
+3. A reply written for an older position is not played (``_same_choice`` says what "older"
+   means when other seats picked at the same time). The command, read from the reply's own
+   text, goes through the same service as on the web (``action_submit`` with the game's seq
+   read here as ``expected_seq`` and the message's digest as idempotency key;
+   ``invitation_accept``), and the reply gets an answer.
 """
 
 from __future__ import annotations
@@ -150,7 +152,7 @@ def _move(reply: Reply, address: MoveAddress) -> Outcome:
     fields: dict[str, object] = {"user_id": user.pk, "position": address.position, "seq": address.seq}
     if game.status != Game.Status.ACTIVE:
         return _queued(reply, answers.NOT_RUNNING, game.pk, **fields)
-    if game.seq != address.seq:
+    if game.seq != address.seq and not _same_choice(game, address):
         return _queued(reply, answers.STALE, game.pk, **fields)
     command = _command(reply)
     moves = numbered_moves(game, address.position, address.seq)
@@ -180,7 +182,7 @@ def _move(reply: Reply, address: MoveAddress) -> Outcome:
         return _queued(reply, answers.PROBLEM, game.pk, number=command.number, problem=problem, **fields)
     try:
         submitted = action_submit(
-            game_id=game.pk, user=user, action=move.action, expected_seq=address.seq,
+            game_id=game.pk, user=user, action=move.action, expected_seq=game.seq,
             idempotency_key=idempotency_key,
         )
     except StaleSeq:
@@ -196,6 +198,22 @@ def _move(reply: Reply, address: MoveAddress) -> Outcome:
     return _queued(
         reply, answers.PLAYED, game.pk, number=move.number, event_seq=submitted.event.seq, **fields
     )
+
+
+def _same_choice(game: Game, address: MoveAddress) -> bool:
+    """Whether the choice the email offered is still the seat's choice, though the game has
+    moved past the email's seq: in a simultaneous phase the other seats' secret picks move the
+    game on without changing anything this seat sees or may do. That holds when no event since
+    was this seat's (its own move, a timeout, a bot taking over), it is still to act, and its
+    numbered moves are the same actions under the same words. Anything else is an older
+    position, and the reply is not played."""
+    if address.position not in game.to_act:
+        return False
+    if Event.objects.filter(game=game, seq__gt=address.seq, seat=address.position).exists():
+        return False
+    then = numbered_moves(game, address.position, address.seq)
+    now = numbered_moves(game, address.position, game.seq)
+    return bool(then) and [(m.label, m.action) for m in then.moves] == [(m.label, m.action) for m in now.moves]
 
 
 def _join(reply: Reply, address: InvitationAddress) -> Outcome:

@@ -6,7 +6,7 @@ removed by mail-parser-reply (a maintained port of GitHub's email_reply_parser t
 reply headers of common clients in several languages). An HTML-only reply is first rendered
 as text with blockquotes as ``>`` quotes, which is what the parser reads. Every step is
 bounded: the message size is capped before parsing, and only the first ``MAX_TEXT_CHARS`` of
-its text are read.
+its text, in lines of at most ``MAX_LINE_CHARS``, are read.
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ from html.parser import HTMLParser
 from mailparser_reply import EmailReplyParser
 
 # The reply's own text comes first; nothing a person types as a move is longer than this.
-MAX_TEXT_CHARS = 20_000
+# Lines are cut too: the parser's header patterns take time quadratic in a line's length.
+MAX_TEXT_CHARS = 8_000
+MAX_LINE_CHARS = 400
 MAX_HTML_CHARS = 200_000
 # A command is looked for in the first lines of the reply's own text only.
 MAX_COMMAND_LINES = 10
@@ -115,7 +117,10 @@ class _HtmlText(HTMLParser):
 
     def _break(self) -> None:
         text = " ".join("".join(self.current).split())
-        self.lines.append("> " * self.line_depth + text if text else ("> " * self.line_depth).rstrip())
+        if text:
+            self.lines.append("> " * self.line_depth + text)
+        elif self.line_depth == 0 and self.lines and self.lines[-1]:
+            self.lines.append("")  # one blank line between blocks; none inside quotes
         self.current = []
         self.line_depth = self.depth
 
@@ -147,7 +152,7 @@ class _HtmlText(HTMLParser):
 
     def text(self) -> str:
         self._break()
-        return re.sub(r"\n{3,}", "\n\n", "\n".join(self.lines)).strip()
+        return "\n".join(self.lines).strip()
 
 
 def html_to_text(html: str) -> str:
@@ -171,7 +176,7 @@ def body_text(message: EmailMessage) -> str:
             continue
         text = html_to_text(content) if kind == "html" else content
         if text.strip():
-            return text[:MAX_TEXT_CHARS]
+            return "\n".join(line[:MAX_LINE_CHARS] for line in text[:MAX_TEXT_CHARS].splitlines())
     return ""
 
 
