@@ -213,7 +213,8 @@ def _same_choice(game: Game, address: MoveAddress) -> bool:
         return False
     then = numbered_moves(game, address.position, address.seq)
     now = numbered_moves(game, address.position, game.seq)
-    return bool(then) and [(m.label, m.action) for m in then.moves] == [(m.label, m.action) for m in now.moves]
+    offered = [(move.label, move.action) for move in then.moves]
+    return bool(offered) and offered == [(move.label, move.action) for move in now.moves]
 
 
 def _join(reply: Reply, address: InvitationAddress) -> Outcome:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from pytest_django.fixtures import Settings as SettingsWrapper
 
-from tests.inbound.helpers import REPLY_DOMAIN, SITE
+from tests.inbound.helpers import REPLY_DOMAIN, SITE, OnCommit
 from tests.throttle_support import set_rates
 
 
@@ -18,3 +18,9 @@ def _mail_settings(settings: SettingsWrapper) -> None:
     settings.BOT_MOVE_DELAY_SECONDS = 0
     settings.EMAIL_RETRY_BASE_SECONDS = 0
     set_rates(settings, inbound_mail=None)
+
+
+@pytest.fixture
+def on_commit(django_capture_on_commit_callbacks: OnCommit) -> OnCommit:
+    """Runs what a block's commit queues (emails, answers), as the real commit would."""
+    return django_capture_on_commit_callbacks

@@ -29,7 +29,7 @@ def _invitation_email(email: str) -> object:
 
 
 def test_the_invitation_email_carries_a_signed_reply_address_and_says_reply_join(
-    django_capture_on_commit_callbacks: OnCommit,
+    on_commit: OnCommit,
 ) -> None:
     _game, invitation = _invite("bart@example.test")
     (message,) = sent()
@@ -38,13 +38,13 @@ def test_the_invitation_email_carries_a_signed_reply_address_and_says_reply_join
     assert "reply to this email with the word join" in str(message.body)
 
 
-def test_replying_join_from_an_account_takes_the_seat(django_capture_on_commit_callbacks: OnCommit) -> None:
+def test_replying_join_from_an_account_takes_the_seat(on_commit: OnCommit) -> None:
     (bart,) = people("bart")
     game, invitation = _invite(bart.email)
     (message,) = sent()
     mail.outbox.clear()
     raw = client_reply(message, "join")
-    outcome = deliver(django_capture_on_commit_callbacks, raw)
+    outcome = deliver(on_commit, raw)
     assert (outcome.status, outcome.answer) == ("joined", "joined")
     assert Seat.objects.filter(game=game, user=bart).exists()
     invitation.refresh_from_db()
@@ -52,58 +52,58 @@ def test_replying_join_from_an_account_takes_the_seat(django_capture_on_commit_c
     (answer,) = answers_to(bart)
     assert "You have taken your seat in Skull Bay (2 of 3 seats taken)." in str(answer.body)
     # Delivered twice: one seat, one answer.
-    deliver(django_capture_on_commit_callbacks, raw)
+    deliver(on_commit, raw)
     assert Seat.objects.filter(game=game).count() == 2 and len(answers_to(bart)) == 1
 
 
-def test_a_reply_that_is_not_join_says_how_to_join(django_capture_on_commit_callbacks: OnCommit) -> None:
+def test_a_reply_that_is_not_join_says_how_to_join(on_commit: OnCommit) -> None:
     (bart,) = people("bart")
     game, _invitation = _invite(bart.email)
     (message,) = sent()
     mail.outbox.clear()
-    assert deliver(django_capture_on_commit_callbacks, client_reply(message, "yes please")).status == "join_refused"
+    assert deliver(on_commit, client_reply(message, "yes please")).status == "join_refused"
     assert not Seat.objects.filter(game=game, user=bart).exists()
     (answer,) = answers_to(bart)
     assert "To take your seat, reply with the word join (we read “yes please”)." in str(answer.body)
 
 
 def test_an_address_without_an_account_gets_the_link_to_sign_up(
-    django_capture_on_commit_callbacks: OnCommit,
+    on_commit: OnCommit,
 ) -> None:
     game, invitation = _invite("newcomer@example.test")
     (message,) = sent()
     mail.outbox.clear()
     raw = client_reply(message, "join")
-    outcome = deliver(django_capture_on_commit_callbacks, raw)
+    outcome = deliver(on_commit, raw)
     assert outcome.status == "sign_up"
     assert Seat.objects.filter(game=game).count() == 1
     (answer,) = sent()
     assert answer.to == ["newcomer@example.test"]
     assert f"/invite/{invitation.token}/" in str(answer.body)
     assert answer.extra_headers["Auto-Submitted"] == "auto-replied"
-    deliver(django_capture_on_commit_callbacks, raw)
+    deliver(on_commit, raw)
     assert len(sent()) == 1  # answered once
 
 
 def test_join_from_another_address_changes_nothing_and_is_not_answered(
-    django_capture_on_commit_callbacks: OnCommit,
+    on_commit: OnCommit,
 ) -> None:
     (bart,) = people("bart")
     game, _invitation = _invite("cleo@example.test")
     (message,) = sent()
     mail.outbox.clear()
-    outcome = deliver(django_capture_on_commit_callbacks, client_reply(message, "join", sender=bart.email))
+    outcome = deliver(on_commit, client_reply(message, "join", sender=bart.email))
     assert (outcome.status, outcome.answer) == ("not_the_invited", "")
     assert Seat.objects.filter(game=game).count() == 1 and mail.outbox == []
 
 
-def test_join_after_the_game_started_says_why_not(django_capture_on_commit_callbacks: OnCommit) -> None:
+def test_join_after_the_game_started_says_why_not(on_commit: OnCommit) -> None:
     bart, cleo, dave = people("bart", "cleo", "dave")
     game, _invitation = _invite(dave.email)
     (message,) = sent()
     Game.objects.filter(pk=game.pk).update(status=Game.Status.ACTIVE)
     mail.outbox.clear()
-    assert deliver(django_capture_on_commit_callbacks, client_reply(message, "join")).status == "join_refused"
+    assert deliver(on_commit, client_reply(message, "join")).status == "join_refused"
     (answer,) = answers_to(dave)
     assert "We could not give you a seat in Skull Bay." in str(answer.body)
     assert not Seat.objects.filter(game=game, user=dave).exists()

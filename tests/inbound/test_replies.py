@@ -38,9 +38,9 @@ def _started(on_commit: OnCommit) -> tuple[Game, User]:
 
 
 def test_a_reply_with_a_number_plays_that_move_through_the_same_service_as_the_web(
-    django_capture_on_commit_callbacks: OnCommit,
+    on_commit: OnCommit,
 ) -> None:
-    game, player = _started(django_capture_on_commit_callbacks)
+    game, player = _started(on_commit)
     email = latest_turn_email(player)
     moves = numbered(str(email.body))
     before = game.seq
@@ -49,7 +49,7 @@ def test_a_reply_with_a_number_plays_that_move_through_the_same_service_as_the_w
     assert expected is not None and moves[3] == expected.label
     mail.outbox.clear()
 
-    outcome = deliver(django_capture_on_commit_callbacks, client_reply(email, "3"))
+    outcome = deliver(on_commit, client_reply(email, "3"))
 
     assert (outcome.status, outcome.answer) == ("played", "played")
     game.refresh_from_db()
@@ -72,23 +72,23 @@ def test_a_reply_with_a_number_plays_that_move_through_the_same_service_as_the_w
 
 
 @pytest.mark.parametrize("text", ["3", "3.", "move 3", "Move 3", "  3  ", "#3", "Hi captain,\n\n3\n\nAnne"])
-def test_the_ways_of_writing_a_number(django_capture_on_commit_callbacks: OnCommit, text: str) -> None:
-    game, player = _started(django_capture_on_commit_callbacks)
+def test_the_ways_of_writing_a_number(on_commit: OnCommit, text: str) -> None:
+    game, player = _started(on_commit)
     email = latest_turn_email(player)
     expected = numbered_moves(game, seat_to_act(game).position, game.seq).number(3)
     assert expected is not None
-    assert deliver(django_capture_on_commit_callbacks, client_reply(email, text)).status == "played"
+    assert deliver(on_commit, client_reply(email, text)).status == "played"
     assert Event.objects.get(game=game, seq=game.seq + 1).action == expected.action
 
 
-def test_the_same_message_delivered_twice_moves_once(django_capture_on_commit_callbacks: OnCommit) -> None:
-    game, player = _started(django_capture_on_commit_callbacks)
+def test_the_same_message_delivered_twice_moves_once(on_commit: OnCommit) -> None:
+    game, player = _started(on_commit)
     raw = client_reply(latest_turn_email(player), "2")
     before = game.seq
-    first = deliver(django_capture_on_commit_callbacks, raw)
+    first = deliver(on_commit, raw)
     events = Event.objects.filter(game=game).count()
     sent = len(mail.outbox)
-    second = deliver(django_capture_on_commit_callbacks, raw)
+    second = deliver(on_commit, raw)
     assert (first.status, second.status) == ("played", "duplicate")
     assert Event.objects.filter(game=game).count() == events
     assert Event.objects.filter(game=game, actor=f"user:{player.pk}", seq__gt=before).count() == 1
@@ -97,32 +97,32 @@ def test_the_same_message_delivered_twice_moves_once(django_capture_on_commit_ca
 
 
 def test_a_forged_sender_changes_nothing_and_is_not_answered(
-    django_capture_on_commit_callbacks: OnCommit,
+    on_commit: OnCommit,
 ) -> None:
-    game, player = _started(django_capture_on_commit_callbacks)
+    game, player = _started(on_commit)
     email = latest_turn_email(player)
     other = User.objects.exclude(pk=player.pk).first()
     assert other is not None
     mail.outbox.clear()
     for sender in (other.email, "stranger@example.test", player.email.replace("@", "@mail.")):
-        outcome = deliver(django_capture_on_commit_callbacks, client_reply(email, "1", sender=sender))
+        outcome = deliver(on_commit, client_reply(email, "1", sender=sender))
         assert (outcome.status, outcome.answer) == ("not_the_player", "")
     assert Event.objects.filter(game=game).count() == game.seq
     assert mail.outbox == []
 
 
 def test_the_senders_address_is_compared_without_regard_to_case(
-    django_capture_on_commit_callbacks: OnCommit,
+    on_commit: OnCommit,
 ) -> None:
-    _game, player = _started(django_capture_on_commit_callbacks)
+    _game, player = _started(on_commit)
     raw = client_reply(latest_turn_email(player), "1", sender=f"Anne <{player.email.upper()}>")
-    assert deliver(django_capture_on_commit_callbacks, raw).status == "played"
+    assert deliver(on_commit, raw).status == "played"
 
 
 def test_an_altered_reply_address_changes_nothing_and_is_not_answered(
-    django_capture_on_commit_callbacks: OnCommit,
+    on_commit: OnCommit,
 ) -> None:
-    game, player = _started(django_capture_on_commit_callbacks)
+    game, player = _started(on_commit)
     email = latest_turn_email(player)
     address = reply_address(email)
     local, domain = address.split("@")
@@ -140,19 +140,19 @@ def test_an_altered_reply_address_changes_nothing_and_is_not_answered(
     for target in altered:
         raw = client_reply(email, "1").replace(address.encode(), target.encode())
         assert target.encode() in raw
-        outcome = deliver(django_capture_on_commit_callbacks, raw)
+        outcome = deliver(on_commit, raw)
         assert (outcome.status, outcome.answer) == ("unknown_address", "")
     assert Event.objects.filter(game=game).count() == game.seq
     assert mail.outbox == []
     # A mail server that changes the address's case changes nothing.
     upper = client_reply(email, "1").replace(address.encode(), address.upper().encode())
-    assert deliver(django_capture_on_commit_callbacks, upper).status == "played"
+    assert deliver(on_commit, upper).status == "played"
 
 
 def test_a_reply_for_an_older_position_is_not_played_and_says_the_game_moved_on(
-    django_capture_on_commit_callbacks: OnCommit,
+    on_commit: OnCommit,
 ) -> None:
-    game, first = _started(django_capture_on_commit_callbacks)
+    game, first = _started(on_commit)
     old_email = latest_turn_email(first)
     # The first player moves on the web; later it is their turn again.
     for _ in range(3):
@@ -160,14 +160,14 @@ def test_a_reply_for_an_older_position_is_not_played_and_says_the_game_moved_on(
         assert seat.user is not None
         move = numbered_moves(game, seat.position, game.seq).number(1)
         assert move is not None
-        with django_capture_on_commit_callbacks(execute=True):
+        with on_commit(execute=True):
             action_submit(game_id=game.pk, user=seat.user, action=move.action, expected_seq=game.seq)
         game.refresh_from_db()
     assert seat_to_act(game).user == first
     seq = game.seq
     mail.outbox.clear()
 
-    outcome = deliver(django_capture_on_commit_callbacks, client_reply(old_email, "1"))
+    outcome = deliver(on_commit, client_reply(old_email, "1"))
 
     assert (outcome.status, outcome.answer) == ("stale", "stale")
     game.refresh_from_db()
@@ -181,18 +181,18 @@ def test_a_reply_for_an_older_position_is_not_played_and_says_the_game_moved_on(
     assert numbered(text) == {move.number: move.label for move in current.moves}
     assert reply_address(answer) == move_address(game.pk, seat_to_act(game).position, seq)
     # ... which works.
-    assert deliver(django_capture_on_commit_callbacks, client_reply(answer, "1")).status == "played"
+    assert deliver(on_commit, client_reply(answer, "1")).status == "played"
 
 
 def test_a_stale_reply_when_it_is_not_the_players_turn_says_so(
-    django_capture_on_commit_callbacks: OnCommit,
+    on_commit: OnCommit,
 ) -> None:
-    _game, first = _started(django_capture_on_commit_callbacks)
+    _game, first = _started(on_commit)
     email = latest_turn_email(first)
-    assert deliver(django_capture_on_commit_callbacks, client_reply(email, "1")).status == "played"
+    assert deliver(on_commit, client_reply(email, "1")).status == "played"
     mail.outbox.clear()
     # Another message (a second thought) to the same email: the game has moved on.
-    outcome = deliver(django_capture_on_commit_callbacks, client_reply(email, "2"))
+    outcome = deliver(on_commit, client_reply(email, "2"))
     assert outcome.status == "stale"
     (answer,) = answers_to(first)
     assert "It is not your turn now: we will email you when it is." in str(answer.body)
@@ -210,12 +210,12 @@ def test_a_stale_reply_when_it_is_not_the_players_turn_says_so(
     ],
 )
 def test_a_reply_that_is_not_a_move_says_what_went_wrong_and_lists_the_moves_again(
-    django_capture_on_commit_callbacks: OnCommit, text: str, said: str
+    on_commit: OnCommit, text: str, said: str
 ) -> None:
-    game, player = _started(django_capture_on_commit_callbacks)
+    game, player = _started(on_commit)
     email = latest_turn_email(player)
     mail.outbox.clear()
-    outcome = deliver(django_capture_on_commit_callbacks, client_reply(email, text))
+    outcome = deliver(on_commit, client_reply(email, text))
     assert (outcome.status, outcome.answer) == ("problem", "problem")
     assert Event.objects.filter(game=game).count() == game.seq
     (answer,) = answers_to(player)
@@ -227,54 +227,54 @@ def test_a_reply_that_is_not_a_move_says_what_went_wrong_and_lists_the_moves_aga
 
 @pytest.mark.parametrize("client", ["gmail", "outlook", "apple_mail", "thunderbird"])
 def test_replies_from_common_mail_clients_play_the_number_above_their_quote(
-    django_capture_on_commit_callbacks: OnCommit, client: str
+    on_commit: OnCommit, client: str
 ) -> None:
-    game, player = _started(django_capture_on_commit_callbacks)
+    game, player = _started(on_commit)
     email = latest_turn_email(player)
     expected = numbered_moves(game, seat_to_act(game).position, game.seq).number(4)
     assert expected is not None
     raw = from_fixture(client, sender=player.email, to=reply_address(email), reply="4", answering=email)
-    assert deliver(django_capture_on_commit_callbacks, raw).status == "played"
+    assert deliver(on_commit, raw).status == "played"
     assert Event.objects.get(game=game, seq=game.seq + 1).action == expected.action
 
 
 @pytest.mark.parametrize("client", ["gmail", "outlook", "apple_mail", "thunderbird", "html_only"])
 def test_a_client_reply_with_nothing_typed_plays_nothing_from_its_quote(
-    django_capture_on_commit_callbacks: OnCommit, client: str
+    on_commit: OnCommit, client: str
 ) -> None:
     """Each sample quotes an older reply whose text was "7": only the quote-stripping keeps
     that number from being read as this reply's move."""
-    game, player = _started(django_capture_on_commit_callbacks)
+    game, player = _started(on_commit)
     email = latest_turn_email(player)
     raw = from_fixture(client, sender=player.email, to=reply_address(email), reply="", answering=email)
     mail.outbox.clear()
-    outcome = deliver(django_capture_on_commit_callbacks, raw)
+    outcome = deliver(on_commit, raw)
     assert (outcome.status, outcome.answer) == ("problem", "problem")
     assert Event.objects.filter(game=game).count() == game.seq
     (answer,) = answers_to(player)
     assert "There is no move 7" not in str(answer.body)
 
 
-def test_an_html_only_reply_is_read(django_capture_on_commit_callbacks: OnCommit) -> None:
-    game, player = _started(django_capture_on_commit_callbacks)
+def test_an_html_only_reply_is_read(on_commit: OnCommit) -> None:
+    game, player = _started(on_commit)
     email = latest_turn_email(player)
     expected = numbered_moves(game, seat_to_act(game).position, game.seq).number(5)
     assert expected is not None
     raw = from_fixture("html_only", sender=player.email, to=reply_address(email), reply="5", answering=email)
     assert b"text/plain" not in raw
-    assert deliver(django_capture_on_commit_callbacks, raw).status == "played"
+    assert deliver(on_commit, raw).status == "played"
     assert Event.objects.get(game=game, seq=game.seq + 1).action == expected.action
 
 
 @pytest.mark.parametrize("fixture", ["out_of_office", "bounce"])
 def test_automatic_mail_is_ignored_and_never_answered(
-    django_capture_on_commit_callbacks: OnCommit, fixture: str
+    on_commit: OnCommit, fixture: str
 ) -> None:
-    game, player = _started(django_capture_on_commit_callbacks)
+    game, player = _started(on_commit)
     email = latest_turn_email(player)
     raw = from_fixture(fixture, sender=player.email, to=reply_address(email), reply="1", answering=email)
     mail.outbox.clear()
-    outcome = deliver(django_capture_on_commit_callbacks, raw)
+    outcome = deliver(on_commit, raw)
     assert (outcome.status, outcome.answer) == ("automatic", "")
     assert Event.objects.filter(game=game).count() == game.seq
     assert mail.outbox == []
@@ -292,43 +292,43 @@ def test_automatic_mail_is_ignored_and_never_answered(
     ],
 )
 def test_each_automatic_reply_header_alone_stops_a_reply(
-    django_capture_on_commit_callbacks: OnCommit, header: bytes
+    on_commit: OnCommit, header: bytes
 ) -> None:
-    game, player = _started(django_capture_on_commit_callbacks)
+    game, player = _started(on_commit)
     raw = header + b"\r\n" + client_reply(latest_turn_email(player), "1")
     mail.outbox.clear()
-    assert deliver(django_capture_on_commit_callbacks, raw).status == "automatic"
+    assert deliver(on_commit, raw).status == "automatic"
     assert mail.outbox == [] and Event.objects.filter(game=game).count() == game.seq
 
 
 def test_a_bounce_by_its_empty_envelope_sender_is_ignored(
-    django_capture_on_commit_callbacks: OnCommit,
+    on_commit: OnCommit,
 ) -> None:
-    game, player = _started(django_capture_on_commit_callbacks)
+    game, player = _started(on_commit)
     raw = client_reply(latest_turn_email(player), "1")
-    assert deliver(django_capture_on_commit_callbacks, raw, envelope_sender="").status == "automatic"
+    assert deliver(on_commit, raw, envelope_sender="").status == "automatic"
     assert Event.objects.filter(game=game).count() == game.seq
 
 
-def test_auto_submitted_no_is_a_person(django_capture_on_commit_callbacks: OnCommit) -> None:
-    _game, player = _started(django_capture_on_commit_callbacks)
+def test_auto_submitted_no_is_a_person(on_commit: OnCommit) -> None:
+    _game, player = _started(on_commit)
     raw = b"Auto-Submitted: no\r\n" + client_reply(latest_turn_email(player), "1")
-    assert deliver(django_capture_on_commit_callbacks, raw).status == "played"
+    assert deliver(on_commit, raw).status == "played"
 
 
 def test_answers_say_they_are_automatic_so_they_are_not_answered(
-    django_capture_on_commit_callbacks: OnCommit,
+    on_commit: OnCommit,
 ) -> None:
     """No loop between two robots: our answer is marked RFC 3834 "auto-replied" (and tells
     Exchange not to send an out-of-office), and an answer of ours coming back is ignored."""
-    _game, player = _started(django_capture_on_commit_callbacks)
+    _game, player = _started(on_commit)
     email = latest_turn_email(player)
-    deliver(django_capture_on_commit_callbacks, client_reply(email, "nonsense"))
+    deliver(on_commit, client_reply(email, "nonsense"))
     (answer,) = answers_to(player)
     assert answer.extra_headers["Auto-Submitted"] == "auto-replied"
     assert answer.extra_headers["X-Auto-Response-Suppress"] == "All"
     mail.outbox.clear()
     bounced_back = answer.message().as_bytes()
-    outcome = deliver(django_capture_on_commit_callbacks, bounced_back, recipients=[reply_address(email)])
+    outcome = deliver(on_commit, bounced_back, recipients=[reply_address(email)])
     assert outcome.status == "automatic"
     assert mail.outbox == []

@@ -45,15 +45,16 @@ def _key(action: dict[str, object]) -> str:
 
 def _people_to_act(game: Game) -> list[Seat]:
     game.refresh_from_db()
-    return list(Seat.objects.filter(game=game, position__in=game.to_act).select_related("user").order_by("position"))
+    seats = Seat.objects.filter(game=game, position__in=game.to_act).select_related("user")
+    return list(seats.order_by("position"))
 
 
 @pytest.mark.parametrize("rules_id", [rules_id for rules_id, _title in engine.available_rules()])
 def test_every_rule_sets_turn_email_lists_its_moves_and_a_reply_plays_one(
-    django_capture_on_commit_callbacks: OnCommit, rules_id: str
+    on_commit: OnCommit, rules_id: str
 ) -> None:
     rules = engine.get_rules(rules_id)
-    game = start_game(django_capture_on_commit_callbacks, people(*NAMES[: rules.min_players]), rules_id=rules_id)
+    game = start_game(on_commit, people(*NAMES[: rules.min_players]), rules_id=rules_id)
     seats = _people_to_act(game)
     assert seats
     state = load_state(game)
@@ -71,7 +72,7 @@ def test_every_rule_sets_turn_email_lists_its_moves_and_a_reply_plays_one(
         assert seat.user is not None
         email = latest_turn_email(seat.user)
         first = numbered_moves(game, seat.position, game.seq).number(1) if not rules.simultaneous else None
-        outcome = deliver(django_capture_on_commit_callbacks, client_reply(email, "1"))
+        outcome = deliver(on_commit, client_reply(email, "1"))
         assert outcome.status == "played", (rules_id, seat.position, outcome)
         played = Event.objects.filter(game=game, seat=seat.position, kind="action").latest("seq")
         assert played.actor == f"user:{seat.user.pk}"
@@ -81,14 +82,14 @@ def test_every_rule_sets_turn_email_lists_its_moves_and_a_reply_plays_one(
 
 
 def test_the_numbers_are_recomputed_from_the_game_seat_and_seq_alone(
-    django_capture_on_commit_callbacks: OnCommit,
+    on_commit: OnCommit,
 ) -> None:
-    game = start_game(django_capture_on_commit_callbacks, people("anne", "bart", "cleo"))
+    game = start_game(on_commit, people("anne", "bart", "cleo"))
     (seat,) = _people_to_act(game)
     assert seat.user is not None
     email = latest_turn_email(seat.user)
     seq = game.seq
-    assert deliver(django_capture_on_commit_callbacks, client_reply(email, "7")).status == "played"
+    assert deliver(on_commit, client_reply(email, "7")).status == "played"
     game.refresh_from_db()
     assert game.seq > seq
     # Long after, the numbers of the email at ``seq`` still mean what the email said.
@@ -97,35 +98,35 @@ def test_the_numbers_are_recomputed_from_the_game_seat_and_seq_alone(
     assert Event.objects.get(game=game, seq=seq + 1).action == again.number(7).action  # type: ignore[union-attr]
 
 
-def test_pass_passes_where_passing_is_legal(django_capture_on_commit_callbacks: OnCommit, passing_toy: None) -> None:
-    game = start_game(django_capture_on_commit_callbacks, people("anne", "bart"), rules_id="toy-pass")
+def test_pass_passes_where_passing_is_legal(on_commit: OnCommit, passing_toy: None) -> None:
+    game = start_game(on_commit, people("anne", "bart"), rules_id="toy-pass")
     seat = _people_to_act(game)[0]
     assert seat.user is not None
     email = latest_turn_email(seat.user)
     assert 'Or reply "pass" to pass.' in str(email.body)
-    assert deliver(django_capture_on_commit_callbacks, client_reply(email, "Pass.")).status == "played"
+    assert deliver(on_commit, client_reply(email, "Pass.")).status == "played"
     assert Event.objects.get(game=game, seq=game.seq + 1).action == PASS
 
 
 def test_in_a_simultaneous_phase_the_others_picks_do_not_make_a_reply_stale(
-    django_capture_on_commit_callbacks: OnCommit, passing_toy: None
+    on_commit: OnCommit, passing_toy: None
 ) -> None:
-    game = start_game(django_capture_on_commit_callbacks, people("anne", "bart", "cleo"), rules_id="toy-pass")
+    game = start_game(on_commit, people("anne", "bart", "cleo"), rules_id="toy-pass")
     anne, bart, cleo = _people_to_act(game)
     assert anne.user is not None and bart.user is not None and cleo.user is not None
     emails = {seat.position: latest_turn_email(seat.user) for seat in (anne, bart, cleo)}  # type: ignore[arg-type]
     seq = game.seq
-    assert deliver(django_capture_on_commit_callbacks, client_reply(emails[anne.position], "2")).status == "played"
+    assert deliver(on_commit, client_reply(emails[anne.position], "2")).status == "played"
     # Bart's email was written at ``seq``; anne's secret pick since changes nothing he sees.
-    assert deliver(django_capture_on_commit_callbacks, client_reply(emails[bart.position], "3")).status == "played"
+    assert deliver(on_commit, client_reply(emails[bart.position], "3")).status == "played"
     picks = list(Event.objects.filter(game=game, seq__gt=seq).order_by("seq"))
     assert [(e.seat, e.action) for e in picks] == [
         (anne.position, {"type": "pick", "number": 2}), (bart.position, {"type": "pick", "number": 3})
     ]
     # Cleo's pick ends the round; then anne's old email is for an older position: her own
     # move came since.
-    assert deliver(django_capture_on_commit_callbacks, client_reply(emails[cleo.position], "1")).status == "played"
+    assert deliver(on_commit, client_reply(emails[cleo.position], "1")).status == "played"
     mail.outbox.clear()
-    assert deliver(django_capture_on_commit_callbacks, client_reply(emails[anne.position], "1")).status == "stale"
+    assert deliver(on_commit, client_reply(emails[anne.position], "1")).status == "stale"
     (answer,) = answers_to(anne.user)
     assert "It is your turn now." in str(answer.body)

@@ -23,9 +23,9 @@ pytestmark = pytest.mark.django_db
 
 
 def test_turn_email_lists_the_moves_numbered_in_the_tables_groups(
-    django_capture_on_commit_callbacks: OnCommit,
+    on_commit: OnCommit,
 ) -> None:
-    game = start_game(django_capture_on_commit_callbacks, people("anne", "bart", "cleo"))
+    game = start_game(on_commit, people("anne", "bart", "cleo"))
     seat = seat_to_act(game)
     assert seat.user is not None
     email = latest_turn_email(seat.user)

@@ -17,6 +17,7 @@ import pytest
 from django.core import mail
 from django.core.management import call_command
 from django.db import OperationalError
+from django.http import HttpResponseBase
 from django.test import Client
 from pytest_django.fixtures import Settings as SettingsWrapper
 
@@ -60,21 +61,21 @@ def _stdin(monkeypatch: pytest.MonkeyPatch, raw: bytes) -> io.BytesIO:
 
 
 def test_mail_ingest_reads_one_message_on_standard_input_and_plays_it(
-    django_capture_on_commit_callbacks: OnCommit, monkeypatch: pytest.MonkeyPatch
+    on_commit: OnCommit, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game, raw, address = _game(django_capture_on_commit_callbacks)
+    game, raw, address = _game(on_commit)
     _stdin(monkeypatch, raw)
     out = io.StringIO()
-    with django_capture_on_commit_callbacks(execute=True):
+    with on_commit(execute=True):
         call_command("mail_ingest", "--recipient", address, "--sender", "anne@example.test", stdout=out)
     assert out.getvalue().strip() == "played (answer: played)"
     assert Event.objects.filter(game=game).count() == game.seq + 1
 
 
 def test_mail_ingest_ignores_a_message_over_the_size_limit_and_reads_it_all(
-    django_capture_on_commit_callbacks: OnCommit, monkeypatch: pytest.MonkeyPatch, settings: SettingsWrapper
+    on_commit: OnCommit, monkeypatch: pytest.MonkeyPatch, settings: SettingsWrapper
 ) -> None:
-    game, raw, _address = _game(django_capture_on_commit_callbacks)
+    game, raw, _address = _game(on_commit)
     settings.INBOUND_MAX_BYTES = 64 * 1024
     big = raw + b"\r\n" + b"x" * (300 * 1024)
     stream = _stdin(monkeypatch, big)
@@ -87,9 +88,9 @@ def test_mail_ingest_ignores_a_message_over_the_size_limit_and_reads_it_all(
 
 
 def test_mail_ingest_asks_the_mail_server_to_retry_when_the_database_is_down(
-    django_capture_on_commit_callbacks: OnCommit, monkeypatch: pytest.MonkeyPatch
+    on_commit: OnCommit, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _game_row, raw, _address = _game(django_capture_on_commit_callbacks)
+    _game_row, raw, _address = _game(on_commit)
     _stdin(monkeypatch, raw)
 
     def database_down(*args: object, **kwargs: object) -> None:
@@ -112,7 +113,11 @@ def _mailgun_post(raw: bytes, recipient: str, *, key: str = MAILGUN_KEY) -> dict
 
 
 def _basic(auth: str = HOOK_AUTH) -> dict[str, str]:
-    return {"HTTP_AUTHORIZATION": "Basic " + base64.b64encode(auth.encode()).decode()}
+    return {"Authorization": "Basic " + base64.b64encode(auth.encode()).decode()}
+
+
+def _post_mailgun(client: Client, raw: bytes, address: str) -> HttpResponseBase:
+    return client.post("/mail/inbound/mailgun/", _mailgun_post(raw, address), headers=_basic())
 
 
 @pytest.fixture
@@ -121,50 +126,51 @@ def hooks(settings: SettingsWrapper) -> None:
 
 
 def test_a_mailgun_post_with_a_valid_signature_plays_the_move(
-    django_capture_on_commit_callbacks: OnCommit, client: Client, hooks: None
+    on_commit: OnCommit, client: Client, hooks: None
 ) -> None:
-    game, raw, address = _game(django_capture_on_commit_callbacks)
-    with django_capture_on_commit_callbacks(execute=True):
-        response = client.post("/mail/inbound/mailgun/", _mailgun_post(raw, address), **_basic())
+    game, raw, address = _game(on_commit)
+    with on_commit(execute=True):
+        response = client.post("/mail/inbound/mailgun/", _mailgun_post(raw, address), headers=_basic())
     assert response.status_code == 200
     assert Event.objects.filter(game=game).count() == game.seq + 1
     # Delivered again (providers retry): the same move is not played twice.
-    with django_capture_on_commit_callbacks(execute=True):
-        assert client.post("/mail/inbound/mailgun/", _mailgun_post(raw, address), **_basic()).status_code == 200
+    with on_commit(execute=True):
+        again = client.post("/mail/inbound/mailgun/", _mailgun_post(raw, address), headers=_basic())
+    assert again.status_code == 200
     assert Event.objects.filter(game=game).count() == game.seq + 1
 
 
 @pytest.mark.parametrize("forgery", ["signature", "basic_auth"])
 def test_a_provider_post_that_fails_its_checks_changes_nothing(
-    django_capture_on_commit_callbacks: OnCommit, client: Client, hooks: None, forgery: str
+    on_commit: OnCommit, client: Client, hooks: None, forgery: str
 ) -> None:
-    game, raw, address = _game(django_capture_on_commit_callbacks)
+    game, raw, address = _game(on_commit)
     data = _mailgun_post(raw, address, key="not-the-key" if forgery == "signature" else MAILGUN_KEY)
     auth = _basic("hook:wrong" if forgery == "basic_auth" else HOOK_AUTH)
     mail.outbox.clear()
-    with django_capture_on_commit_callbacks(execute=True):
-        response = client.post("/mail/inbound/mailgun/", data, **auth)
+    with on_commit(execute=True):
+        response = client.post("/mail/inbound/mailgun/", data, headers=auth)
     assert response.status_code == 400
     assert Event.objects.filter(game=game).count() == game.seq and mail.outbox == []
 
 
 def test_the_webhooks_do_not_exist_until_configured(
-    django_capture_on_commit_callbacks: OnCommit, client: Client, settings: SettingsWrapper
+    on_commit: OnCommit, client: Client, settings: SettingsWrapper
 ) -> None:
-    game, raw, address = _game(django_capture_on_commit_callbacks)
+    game, raw, address = _game(on_commit)
     settings.ANYMAIL = {}
-    assert client.post("/mail/inbound/mailgun/", _mailgun_post(raw, address), **_basic()).status_code == 404
+    assert _post_mailgun(client, raw, address).status_code == 404
     # The secret alone does not open Mailgun's, whose own signing key is missing.
     settings.ANYMAIL = {"WEBHOOK_SECRET": HOOK_AUTH}
-    assert client.post("/mail/inbound/mailgun/", _mailgun_post(raw, address), **_basic()).status_code == 404
-    assert client.post("/mail/inbound/nosuch/", {}, **_basic()).status_code == 404
+    assert _post_mailgun(client, raw, address).status_code == 404
+    assert client.post("/mail/inbound/nosuch/", {}, headers=_basic()).status_code == 404
     assert Event.objects.filter(game=game).count() == game.seq
 
 
 def test_a_postmark_post_plays_the_move(
-    django_capture_on_commit_callbacks: OnCommit, client: Client, hooks: None
+    on_commit: OnCommit, client: Client, hooks: None
 ) -> None:
-    game, raw, address = _game(django_capture_on_commit_callbacks)
+    game, raw, address = _game(on_commit)
     seat = seat_to_act(game)
     assert seat.user is not None
     reply = parse(raw)
@@ -184,21 +190,22 @@ def test_a_postmark_post_plays_the_move(
             {"Name": "Message-ID", "Value": str(reply["Message-ID"])},
         ],
     }
-    with django_capture_on_commit_callbacks(execute=True):
-        response = client.post("/mail/inbound/postmark/", json.dumps(payload), content_type="application/json",
-                               **_basic())
+    with on_commit(execute=True):
+        response = client.post(
+            "/mail/inbound/postmark/", json.dumps(payload), content_type="application/json", headers=_basic()
+        )
     assert response.status_code == 200
     assert Event.objects.filter(game=game).count() == game.seq + 1
     assert len(answers_to(seat.user)) == 1
 
 
 def test_a_provider_post_over_the_size_limit_is_taken_unread(
-    django_capture_on_commit_callbacks: OnCommit, client: Client, hooks: None, settings: SettingsWrapper
+    on_commit: OnCommit, client: Client, hooks: None, settings: SettingsWrapper
 ) -> None:
-    game, raw, address = _game(django_capture_on_commit_callbacks)
+    game, raw, address = _game(on_commit)
     settings.INBOUND_MAX_BYTES = 16 * 1024
     data = _mailgun_post(raw + b"\r\n" + b"x" * (80 * 1024), address)
-    response = client.post("/mail/inbound/mailgun/", data, **_basic())
+    response = client.post("/mail/inbound/mailgun/", data, headers=_basic())
     assert response.status_code == 200  # taken, so the provider does not retry it
     assert Event.objects.filter(game=game).count() == game.seq
 
@@ -207,18 +214,18 @@ def test_a_provider_post_over_the_size_limit_is_taken_unread(
 
 
 def test_the_outbox_reply_box_delivers_a_reply_like_a_mail_client(
-    django_capture_on_commit_callbacks: OnCommit, client: Client, settings: SettingsWrapper, tmp_path: Path
+    on_commit: OnCommit, client: Client, settings: SettingsWrapper, tmp_path: Path
 ) -> None:
     settings.EMAIL_BACKEND = "games.mail.OutboxEmailBackend"
     settings.EMAIL_OUTBOX_DIR = tmp_path / "outbox"
     settings.DEV_OUTBOX_PAGE = True
-    game = start_game(django_capture_on_commit_callbacks, people("anne", "bart", "cleo"))
+    game = start_game(on_commit, people("anne", "bart", "cleo"))
     (turn,) = outbox_entries()
     assert read_address(turn.reply_to) is not None
     page = client.get(f"/dev/outbox/{turn.name}/")
     assert b'name="text"' in page.content and f"/dev/outbox/{turn.name}/reply/".encode() in page.content
 
-    with django_capture_on_commit_callbacks(execute=True):
+    with on_commit(execute=True):
         response = client.post(f"/dev/outbox/{turn.name}/reply/", {"text": "2"}, follow=True)
 
     assert response.redirect_chain[-1][0] == "/dev/outbox/"
