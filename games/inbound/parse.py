@@ -57,8 +57,9 @@ def automatic_reason(message: Message, envelope_sender: str | None = None) -> st
     auto = str(message.get("Auto-Submitted", "")).split(";")[0].strip().lower()
     if auto and auto != "no":
         return f"Auto-Submitted: {auto}"
-    for header in ("X-Autoreply", "X-Autorespond", "X-Autoresponder", "X-Auto-Response-Suppress",
-                   "X-Failed-Recipients"):
+    # (Not X-Auto-Response-Suppress: Exchange's own out-of-office notes carry Auto-Submitted,
+    # and a person's message that asks for no auto-replies is still a person's message.)
+    for header in ("X-Autoreply", "X-Autorespond", "X-Autoresponder", "X-Failed-Recipients"):
         if message.get(header) is not None:
             return header
     if str(message.get("Precedence", "")).strip().lower() in _AUTOMATIC_PRECEDENCE:
