@@ -11,7 +11,6 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
-from django.urls import reverse
 from django.utils import timezone
 
 from games.emails import send_invitation_now
@@ -33,10 +32,6 @@ def parse_emails(text: str) -> list[str]:
             if address and address not in found:
                 found.append(address)
     return found
-
-
-def invitation_url(invitation: Invitation) -> str:
-    return f"{settings.SITE_URL}{reverse('invite', args=[invitation.token])}"
 
 
 def invitation_create(*, game_id: int, by: User, emails: list[str] | str) -> list[Invitation]:
