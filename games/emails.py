@@ -304,12 +304,16 @@ def send_turn_emails(*, game_id: int, seq: int) -> int:
             continue
 
         def build(user: User = user, seat: Seat = seat, since: int = since) -> EmailMultiAlternatives:
+            from games.inbound.moves import reply_context, with_reply_to
+
             context = _game_context(user, game, seat.position, seq, after=since)
+            # The numbered moves and the signed address a reply with a number goes to.
+            context.update(reply_context(game, seat.position, seq))
             message = render("turn", to=user.email, subject=f"Your turn in {game.display_name}",
                              context=context, user=user)
             # Which turn this email is for, for mail filters and the fault-injection suite.
             message.extra_headers.update({"X-Game-Id": str(game.pk), "X-Game-Seq": str(seq)})
-            return message
+            return with_reply_to(message, context)
 
         sent += deliver_once(user=user, game=game, kind=Kind.TURN, key=str(seq), build=build,
                              still_due=_game_at(game, seq, seat.position))
@@ -537,6 +541,9 @@ def send_invitation_now(*, invitation_id: int) -> bool:
     user = accounts.order_by("pk").first()
 
     def build() -> EmailMultiAlternatives:
+        from games.inbound.addresses import invitation_address, replies_enabled
+        from games.inbound.moves import with_reply_to
+
         context = {
             "game": game,
             "game_name": game.display_name,
@@ -545,9 +552,12 @@ def send_invitation_now(*, invitation_id: int) -> bool:
             "rules_id": game.rules_id,
             "players": game.players,
             "move_hours": int(game.move_time.total_seconds() // 3600),
+            # Replying "join" takes the seat (games/inbound/handle.py).
+            "reply_address": invitation_address(invitation.pk) if replies_enabled() else "",
         }
         subject = f"{inviter} invites you to {game.display_name}"
-        return render("invitation", to=invitation.email, subject=subject, context=context, user=user)
+        message = render("invitation", to=invitation.email, subject=subject, context=context, user=user)
+        return with_reply_to(message, context)
 
     if user is None:
         try:

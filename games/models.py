@@ -290,13 +290,15 @@ class Notification(models.Model):
         SEAT_TO_BOT = "seat_to_bot", "Seat handed to a bot"
         GAME_OVER = "game_over", "Game over"
         DIGEST = "digest", "Daily digest"
+        ANSWER = "answer", "Answer to an emailed reply"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     game = models.ForeignKey(
         Game, null=True, blank=True, on_delete=models.CASCADE, related_name="notifications"
     )
     kind = models.CharField(max_length=16, choices=Kind.choices)
-    # What the email is about: the game's seq for game emails, YYYYMMDD for a digest.
+    # What the email is about: the game's seq for game emails, YYYYMMDD for a digest, the
+    # answered message's digest for an answer to a reply.
     key = models.CharField(max_length=32)
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)

@@ -133,6 +133,14 @@ def send_invitation_email(self: Task, invitation_id: int, outbox_id: int | None 
     return bool(_sending(self, lambda: emails.send_invitation_now(invitation_id=invitation_id), outbox_id))
 
 
+@shared_task(bind=True, base=OutboxTask, name="games.answer_reply", acks_late=True)
+def answer_reply(self: Task, answer: dict[str, Any]) -> bool:
+    """The answer to an emailed reply (games/inbound/answers.py), once."""
+    from games.inbound import answers
+
+    return bool(_sending(self, lambda: answers.send(answers.from_task(answer)), None))
+
+
 @shared_task(bind=True, base=OutboxTask, name="games.send_digest", acks_late=True)
 def send_digest(self: Task, user_id: int, day: str) -> bool:
     """One user's digest for ``day`` (ISO date)."""

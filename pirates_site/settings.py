@@ -11,13 +11,14 @@ from __future__ import annotations
 import re
 import warnings
 from datetime import timedelta
+from email.utils import parseaddr
 from pathlib import Path
 
 import dj_database_url
 from celery.schedules import crontab
 from csp.constants import NONE, SELF
 
-from pirates_site.config import ConfigError, env_bool, env_int, env_list, env_str, require
+from pirates_site.config import FALSE_WORDS, ConfigError, env_bool, env_int, env_list, env_str, require
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("VAR_DIR") or BASE_DIR / "var")
@@ -48,6 +49,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "axes",
+    "anymail",
     "games",
 ]
 
@@ -189,6 +191,22 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL") or "Pirates by Mail <captain@
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 DEV_OUTBOX_PAGE = env_bool("DEV_OUTBOX_PAGE", DEBUG)
 
+# Playing by mail (games/inbound/): turn emails carry a signed Reply-To at REPLY_DOMAIN (by
+# default the domain of DEFAULT_FROM_EMAIL; "off" turns replies off). Replies come in through
+# `manage.py mail_ingest` (an MTA pipe) or a provider's webhook at /mail/inbound/<provider>/,
+# which answers only when ANYMAIL_WEBHOOK_SECRET (basic auth "user:password") is set.
+_from_domain = parseaddr(DEFAULT_FROM_EMAIL)[1].rpartition("@")[2]
+_reply_domain = (env_str("REPLY_DOMAIN") or _from_domain).strip().lower()
+REPLY_DOMAIN = "" if _reply_domain in FALSE_WORDS else _reply_domain
+# Larger incoming messages are ignored unread (a reply with a number is a few kilobytes).
+INBOUND_MAX_BYTES = env_int("INBOUND_MAX_BYTES", 256 * 1024)
+# Only what is set: an empty signing key would make a signature anyone can compute.
+ANYMAIL = {
+    name: value
+    for name in ("WEBHOOK_SECRET", "MAILGUN_WEBHOOK_SIGNING_KEY", "MAILERSEND_INBOUND_SECRET")
+    if (value := (env_str(f"ANYMAIL_{name}") or "").strip())
+}
+
 # Celery: Redis in production (REDIS_URL or CELERY_BROKER_URL); a folder broker by default.
 REDIS_URL = env_str("REDIS_URL") or ""
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or REDIS_URL or "filesystem://"
@@ -288,6 +306,7 @@ THROTTLE_RATES: dict[str, str | None] = {
     "account_email_address": "3/hour",  # the same, per email address asked for
     "game_create": "20/hour",  # per account
     "invitation": "30/hour",  # invitation requests per account (each may name several people)
+    "inbound_mail": "60/hour",  # emails read per sender address (replies that are moves)
 }
 _RATE = re.compile(r"off|\d+/(s|sec|second|m|min|minute|h|hour|d|day)")
 for _item in env_list("THROTTLE_RATES", []):
