@@ -159,6 +159,11 @@ def board(view: dict[str, Any], seats_summary: list[dict[str, Any]]) -> dict[str
                 "score": result["scores"][index] if result else None,
                 "winner": result is not None and index in result["winners"],
                 "scoring": view["scoring"][index] if view.get("scoring") else None,
+                "booty_scores": [
+                    {"kind": kind, "label": kind_label(kind), "ducats": view["scoring"][index]["booty"][kind]}
+                    for kind in KINDS
+                    if view.get("scoring") and view["scoring"][index]["booty"].get(kind)
+                ],
             }
         )
     display = [_ship(ship, slot) for slot, ship in enumerate(view["display"])]
