@@ -99,7 +99,6 @@ def _challenge(view: dict[str, Any], names: dict[int, str]) -> dict[str, Any] | 
                 "colour_name": colour_name(colours, seat),
                 "stack": question["stack"],
                 "stack_text": stack_text(colours, stack, question["stack"]),
-                "pirates": _chips(colours, stack),
                 "answer": question["answer"] or "waiting",
                 "answer_text": ANSWERS.get(question["answer"], str(question["answer"])),
             }
@@ -107,7 +106,6 @@ def _challenge(view: dict[str, Any], names: dict[int, str]) -> dict[str, Any] | 
     return {
         "open": challenge["open"],
         "captain": captain,
-        "captain_name": names.get(captain, colour_name(colours, captain)),
         "captain_colour": colours[captain],
         "captain_colour_name": colour_name(colours, captain),
         "questions": questions,
@@ -167,22 +165,18 @@ def board(view: dict[str, Any], seats_summary: list[dict[str, Any]]) -> dict[str
             }
         )
     display = [_ship(ship, slot) for slot, ship in enumerate(view["display"])]
-    active = view.get("active")
     return {
         "view": view,
         "names": names,
         "panels": panels,
         "display": display,
-        "display_ships": sum(1 for ship in view["display"] if ship is not None),
         "boarded_names": [ship["name"] for ship in view["boarded"]],
         "challenge": challenge,
-        "active_name": names.get(active) if active is not None else None,
         "end_reason": END_REASONS.get(view.get("end_reason") or "", view.get("end_reason") or ""),
         "supply_items": [{"kind": k, "label": kind_label(k), "count": view["supply"][k]} for k in KINDS],
         "bonus_items": [
             {"kind": k, "label": kind_label(k), "bonus": view["card_set"]["majority_bonus"][k]} for k in KINDS
         ],
-        "kinds": [{"kind": k, "label": kind_label(k)} for k in KINDS],
     }
 
 
