@@ -76,8 +76,7 @@ def game_detail(game: Game, user: AnyUser | None, seats: list[Seat] | None = Non
         "players": game.players,
         "is_public": game.is_public,
         "fixed_deal": game.fixed_deal,
-        # An explicit deck (a fixed deal) is the deck order: secret like the seed until the end.
-        "options": game.options if game.is_over else {k: v for k, v in game.options.items() if k != "deck"},
+        "options": visible_options(game),
         "created_by": game.created_by.get_username(),
         "seq": game.seq,
         "seats": seats_summary(game, seats),
@@ -100,6 +99,19 @@ def game_detail(game: Game, user: AnyUser | None, seats: list[Seat] | None = Non
         if position is not None and game.is_running and not seat.replaced_by_bot and position in game.to_act:  # type: ignore[union-attr]
             detail["legal_actions"] = rules.legal_actions(state, position)
     return detail
+
+
+def visible_options(game: Game) -> dict[str, Any]:
+    """The game's options as anyone may see them. An explicit deck (a fixed deal) is the deck
+    order: hidden like the seed until the end, and for ever when the rule set never reveals
+    the seed (Captain Lucky's deck would give away the hands, K-END-4), with its other
+    secret options."""
+    if seed_revealed(game):
+        return dict(game.options)
+    hidden = {"deck"}
+    if game.is_over:
+        hidden |= {option.name for option in rules_for(game).options if option.secret}
+    return {key: value for key, value in game.options.items() if key not in hidden}
 
 
 def games_for_user(user: User) -> QuerySet[Game]:

@@ -1,7 +1,9 @@
 """Web URLs of the games app."""
 
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from games.throttling import AccountEmailAddressThrottle, AccountEmailThrottle, LoginThrottle, throttle
 from games.views import accounts, lobby, replay, rules, site, table, unsubscribe
 
 urlpatterns = [
@@ -16,6 +18,13 @@ urlpatterns = [
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login-link/", accounts.login_link_request, name="login-link-request"),
     path("accounts/profile/", accounts.profile, name="profile"),
+    # Django's log-in and password-reset views, throttled; the rest of its auth views as they are.
+    path("accounts/login/", throttle(LoginThrottle)(auth_views.LoginView.as_view()), name="login"),
+    path(
+        "accounts/password_reset/",
+        throttle(AccountEmailThrottle, AccountEmailAddressThrottle)(auth_views.PasswordResetView.as_view()),
+        name="password_reset",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     # Lobby and games.
     path("games/", lobby.lobby, name="lobby"),

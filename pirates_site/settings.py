@@ -8,12 +8,14 @@ under ``var/``. Production (``DJANGO_DEBUG=0``) refuses to start without an expl
 
 from __future__ import annotations
 
+import re
 import warnings
 from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 from celery.schedules import crontab
+from csp.constants import NONE, SELF
 
 from pirates_site.config import ConfigError, env_bool, env_int, env_list, env_str, require
 
@@ -45,6 +47,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "axes",
     "games",
 ]
 
@@ -57,6 +60,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a locked-out log-in into the 429 response.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "pirates_site.urls"
@@ -93,6 +99,13 @@ else:
 DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# django-axes sees every password check (web log-in and the API token) and refuses one once
+# the username and address have failed too often (games/throttling.py).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -137,6 +150,23 @@ if not DEBUG:
     SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy (django-csp): everything from this site only, no inline script or
+# style, no eval (htmx runs with allowEval off), no framing by others. Views that need another
+# policy say so with django-csp's decorators (the dev outbox's email frame).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "frame-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 # Email: SMTP when EMAIL_HOST is set, otherwise one .eml file per message in var/outbox,
 # which the development outbox page (/dev/outbox/) lists.
@@ -187,6 +217,57 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_TIMEZONE = "UTC"
 
+# Throttling (games/throttling.py). Counts live in Django's cache: Redis when REDIS_URL is set
+# (shared by every process), process memory otherwise.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "pbm",
+            # A stalled Redis costs a log-in half a second, then the throttles let it through.
+            "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "KEY_PREFIX": "pbm"}}
+# Behind this many reverse proxies the client's address is taken from X-Forwarded-For
+# (production sits behind a TLS-terminating proxy; see the security settings).
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0 if DEBUG else 1)
+# Requests per address, account or email address. THROTTLE_RATES="login=100/hour,invitation=off"
+# overrides some (N/second, N/minute, N/hour or N/day; off lifts the limit).
+THROTTLE_RATES: dict[str, str | None] = {
+    "login": "60/hour",  # log-in form and API token, per address
+    "account_email": "10/hour",  # log-in link and password reset requests, per address
+    "account_email_address": "3/hour",  # the same, per email address asked for
+    "game_create": "20/hour",  # per account
+    "invitation": "30/hour",  # invitation requests per account (each may name several people)
+}
+_RATE = re.compile(r"off|\d+/(s|sec|second|m|min|minute|h|hour|d|day)")
+for _item in env_list("THROTTLE_RATES", []):
+    _scope, _, _rate = (part.strip() for part in _item.partition("="))
+    if _scope not in THROTTLE_RATES or not _RATE.fullmatch(_rate):
+        raise ConfigError(
+            f"THROTTLE_RATES: {_item!r} should be SCOPE=N/second|minute|hour|day or SCOPE=off, "
+            f"with SCOPE one of {', '.join(THROTTLE_RATES)}"
+        )
+    THROTTLE_RATES[_scope] = None if _rate == "off" else _rate
+# Invitations one account may send in 24 hours (each address once per game in any case).
+INVITATIONS_PER_DAY = env_int("INVITATIONS_PER_DAY", 20)
+# django-axes: after this many wrong passwords for one username from one address, that pair
+# is locked out for the cool-off, counted from the last failure (failures while locked out are
+# neither counted nor recorded, so hammering neither extends the lock nor grows its row).
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_CLIENT_IP_CALLABLE = "games.throttling.client_ip"
+AXES_LOCKOUT_CALLABLE = "games.throttling.lockout_response"
+# Successful log-ins are not logged: no history of who came from where is kept.
+AXES_DISABLE_ACCESS_LOG = True
+AXES_VERBOSE = False
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
@@ -196,6 +277,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "EXCEPTION_HANDLER": "games.api.exceptions.exception_handler",
+    "DEFAULT_THROTTLE_RATES": THROTTLE_RATES,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Pirates by Mail API",

@@ -1,5 +1,7 @@
-# Sourced by scripts/dev and scripts/test: makes .venv and installs the pinned requirements
-# when they changed since the last install. Needs python3.11 on PATH (python3 if it is 3.11).
+# Sourced by scripts/dev, scripts/test and .ci/run: makes .venv and installs the locked
+# development requirements (requirements-dev.lock: exact versions with hashes, generated from
+# pyproject.toml by uv) whenever the lock changed since the last install. Needs python3.11 on
+# PATH (python3 if it is 3.11).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="${VENV:-$ROOT/.venv}"
@@ -9,13 +11,17 @@ if [ ! -x "$VENV/bin/python" ]; then
   "$PY" -m venv "$VENV"
 fi
 stamp="$VENV/.requirements.sha256"
-want="$(cat "$ROOT/requirements.txt" "$ROOT/requirements-dev.txt" | sha256sum | cut -d' ' -f1)"
+want="$(sha256sum < "$ROOT/requirements-dev.lock" | cut -d' ' -f1)"
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  echo "» Installing the pinned requirements (first run takes a minute)"
-  "$VENV/bin/python" -m pip install --disable-pip-version-check -q -r "$ROOT/requirements-dev.txt" 2>&1 \
-    | grep -v "^WARNING: Location" || true
-  "$VENV/bin/python" -c "import django, celery, rest_framework, pytest" \
-    || { echo "Installing the requirements failed; see the messages above." >&2; exit 1; }
+  echo "» Installing the locked requirements (first run takes a minute)"
+  log="$VENV/.pip-install.log"
+  if ! "$VENV/bin/python" -m pip install --disable-pip-version-check -q --require-hashes \
+      -r "$ROOT/requirements-dev.lock" >"$log" 2>&1; then
+    grep -v "^WARNING: Location" "$log" >&2 || true
+    echo "Installing the locked requirements failed; see the messages above." >&2
+    exit 1
+  fi
+  grep -v "^WARNING: Location" "$log" || true
   echo "$want" > "$stamp"
 fi
 export PATH="$VENV/bin:$PATH"

@@ -6,6 +6,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,6 +52,37 @@ def _celery_eager() -> Iterator[None]:
     app.conf.task_always_eager = True
     yield
     app.conf.task_always_eager = previous
+
+
+@pytest.fixture(autouse=True)
+def _throttle_counts_reset() -> Iterator[None]:
+    """Throttle counts live in Django's cache (Redis when REDIS_URL is set, so they outlive a
+    test): every test starts and ends with none."""
+    _forget_throttle_counts()
+    yield
+    _forget_throttle_counts()
+
+
+def _forget_throttle_counts() -> None:
+    """Empties the default cache; in Redis only this project's keys go, never the whole db."""
+    from django.conf import settings
+    from django.core.cache import cache
+
+    config: dict[str, Any] = settings.CACHES["default"]
+    if not str(config["BACKEND"]).endswith("RedisCache"):
+        cache.clear()
+        return
+    import redis
+
+    client = redis.Redis.from_url(config["LOCATION"], socket_timeout=1, socket_connect_timeout=1)
+    try:
+        keys = list(client.scan_iter(match=f"{config.get('KEY_PREFIX', '')}:*", count=1000))
+        if keys:
+            client.delete(*keys)
+    except redis.RedisError:
+        pass  # no Redis: the throttles let everything through, so there is nothing to reset
+    finally:
+        client.close()
 
 
 @dataclass

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.template import Context, Engine
+from django.templatetags.static import static
 from drf_spectacular.generators import SchemaGenerator
 
 # A template beside this module, so the page needs no template directory of the site.
@@ -53,6 +54,8 @@ def api_docs(request: HttpRequest) -> HttpResponse:
         {
             "info": schema.get("info", {}),
             "schema_url": "/api/schema/",
+            "stylesheet": static("css/api-docs.css"),
+            "favicon": static("img/favicon.svg"),
             "groups": _operations(schema),
             "components": [(name, _pretty(value)) for name, value in components],
         }

@@ -17,7 +17,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from games.services.errors import ServiceError
+from games.services.errors import ServiceError, Throttled
+from games.throttling import in_words, retry_after
 
 logger = logging.getLogger("games.api")
 
@@ -59,7 +60,9 @@ def _api_exception_body(exc: exceptions.APIException) -> dict[str, Any]:
     if isinstance(exc, exceptions.ParseError):
         return error_body("malformed_json", f"The request body is not valid JSON: {exc.detail}")
     if isinstance(exc, exceptions.Throttled):
-        return error_body("throttled", str(exc.detail), wait=getattr(exc, "wait", None))
+        wait = retry_after(getattr(exc, "wait", None) or 1)
+        detail = f"Too many requests of this kind. Try again in {in_words(wait)}."
+        return error_body("throttled", detail, wait=wait)
     return error_body(code or str(exc.default_code), str(exc.detail))
 
 
@@ -67,7 +70,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     """``REST_FRAMEWORK["EXCEPTION_HANDLER"]``."""
     if isinstance(exc, ServiceError):
         set_rollback()
-        return Response(error_body(exc.code, exc.detail, **exc.extra), status=exc.status)
+        wait = exc.extra.get("wait") if isinstance(exc, Throttled) else None
+        return Response(
+            error_body(exc.code, exc.detail, **exc.extra),
+            status=exc.status,
+            headers={"Retry-After": str(wait)} if wait is not None else None,
+        )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -79,7 +87,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
             headers["WWW-Authenticate"] = auth_header
         wait = getattr(exc, "wait", None) if isinstance(exc, exceptions.Throttled) else None
         if wait is not None:
-            headers["Retry-After"] = str(int(wait))
+            headers["Retry-After"] = str(retry_after(wait))
         set_rollback()
         return Response(_api_exception_body(exc), status=exc.status_code, headers=headers)
     request = context.get("request")

@@ -27,6 +27,7 @@ from rest_framework.views import APIView
 from games import eventlog, selectors, services
 from games.api import serializers as s
 from games.models import Game
+from games.throttling import GameCreateThrottle, LoginThrottle
 
 AnyUser = User | AnonymousUser
 
@@ -36,6 +37,9 @@ ERRORS = {
     403: OpenApiResponse(s.ErrorOutput, description="Not allowed for you."),
     404: OpenApiResponse(s.ErrorOutput, description="No such game (or a private one)."),
     409: OpenApiResponse(s.ErrorOutput, description="The game moved on or is in another phase."),
+    429: OpenApiResponse(
+        s.ErrorOutput, description="Too many requests (or failed log-ins): wait the seconds in Retry-After."
+    ),
 }
 
 
@@ -76,12 +80,14 @@ def _render_detail(game_id: int, user: AnyUser) -> Response:
 class TokenView(APIView):
     authentication_classes: list[type] = []
     permission_classes = [AllowAny]
+    # Per address; the password checks themselves are counted by django-axes (games/throttling.py).
+    throttle_classes = [LoginThrottle]
 
     @extend_schema(
         operation_id="auth_token",
         summary="Trade a username and password for an API token",
         request=s.TokenInput,
-        responses={200: s.TokenOutput, **errors(400)},
+        responses={200: s.TokenOutput, **errors(400, 429)},
         tags=["auth"],
     )
     def post(self, request: Request) -> Response:
@@ -124,6 +130,7 @@ class PingView(APIView):
 
 class GameListView(APIView):
     LIMIT = 100
+    throttle_classes = [GameCreateThrottle]  # counts POSTs only
 
     @extend_schema(
         operation_id="games_list",
@@ -141,7 +148,7 @@ class GameListView(APIView):
         operation_id="games_create",
         summary="Create a game; you take the first seat",
         request=s.GameCreateInput,
-        responses={201: s.GameCreatedOutput, **errors(400, 401)},
+        responses={201: s.GameCreatedOutput, **errors(400, 401, 429)},
         tags=["games"],
     )
     def post(self, request: Request) -> Response:

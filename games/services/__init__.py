@@ -9,6 +9,7 @@ from games.services.errors import (
     NotFound,
     ServiceError,
     StaleSeq,
+    Throttled,
 )
 from games.services.invitations import invitation_accept, invitation_create, invitation_for
 from games.services.lobby import (
@@ -32,6 +33,7 @@ __all__ = [
     "ServiceError",
     "StaleSeq",
     "Submitted",
+    "Throttled",
     "action_submit",
     "bot_play",
     "display_name_for",

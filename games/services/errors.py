@@ -50,3 +50,15 @@ class StaleSeq(Conflict):
     def __init__(self, detail: str, *, current_seq: int) -> None:
         super().__init__(detail, current_seq=current_seq)
         self.current_seq = current_seq
+
+
+class Throttled(ServiceError):
+    """A cap on how much one account may do in a while (invitations per day); ``wait`` is the
+    whole seconds until it allows more."""
+
+    code = "throttled"
+    status = 429
+
+    def __init__(self, detail: str, *, wait: int) -> None:
+        super().__init__(detail, wait=wait)
+        self.wait = wait

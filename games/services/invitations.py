@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -14,10 +16,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game, Invitation, Seat
-from games.services.errors import Conflict, Forbidden, InvalidInput, NotFound
+from games.services.errors import Conflict, Forbidden, InvalidInput, NotFound, Throttled
 from games.services.lobby import seat_join
 
 MAX_INVITES = 10
+# The daily cap on invitations (settings.INVITATIONS_PER_DAY) counts over this rolling window.
+INVITATION_WINDOW = timedelta(hours=24)
 
 
 def parse_emails(text: str) -> list[str]:
@@ -36,7 +40,13 @@ def invitation_url(invitation: Invitation) -> str:
 
 
 def invitation_create(*, game_id: int, by: User, emails: list[str] | str) -> list[Invitation]:
-    """Invite ``emails`` to a game in the lobby: one Invitation each, one email each."""
+    """Invite ``emails`` to a game in the lobby: one Invitation each, one email each.
+
+    Each address is invited to a game once: a request naming an address already invited is
+    refused whole. One account sends at most ``INVITATIONS_PER_DAY`` invitations in any 24
+    hours (``Throttled`` says how long until more may go). Locks the game row, then the
+    inviter's user row, so concurrent requests cannot slip past either rule.
+    """
     addresses = parse_emails(emails) if isinstance(emails, str) else parse_emails(",".join(emails))
     if not addresses:
         raise InvalidInput("Give at least one email address.")
@@ -47,15 +57,41 @@ def invitation_create(*, game_id: int, by: User, emails: list[str] | str) -> lis
             validate_email(address)
         except ValidationError:
             raise InvalidInput(f"“{address}” is not an email address.") from None
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None:
-        raise NotFound(f"No game with id {game_id}.")
-    if not Seat.objects.filter(game=game, user=by).exists():
-        raise Forbidden("Only the game's players can invite people.")
-    if game.status != Game.Status.LOBBY:
-        raise Conflict("The game has already started: nobody can join any more.")
+    per_day: int = settings.INVITATIONS_PER_DAY
+    if len(addresses) > per_day:
+        raise InvalidInput(f"You can send at most {per_day} invitations a day.")
     invitations: list[Invitation] = []
     with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None:
+            raise NotFound(f"No game with id {game_id}.")
+        if not Seat.objects.filter(game=game, user=by).exists():
+            raise Forbidden("Only the game's players can invite people.")
+        if game.status != Game.Status.LOBBY:
+            raise Conflict("The game has already started: nobody can join any more.")
+        invited = Invitation.objects.filter(game=game, email__in=addresses).values_list("email", flat=True)
+        already = sorted(set(invited))
+        if already:
+            raise Conflict(
+                f"Already invited to this game: {', '.join(already)}. Each address gets one invitation "
+                "per game; nothing was sent."
+            )
+        list(User.objects.select_for_update().filter(pk=by.pk).values_list("pk", flat=True))
+        now = timezone.now()
+        sent_today = list(
+            Invitation.objects.filter(invited_by=by, created_at__gt=now - INVITATION_WINDOW)
+            .order_by("created_at")
+            .values_list("created_at", flat=True)
+        )
+        over = len(sent_today) + len(addresses) - per_day
+        if over > 0:
+            # Enough of today's invitations must age out of the window before these fit.
+            wait = (sent_today[over - 1] + INVITATION_WINDOW - now).total_seconds()
+            left = max(0, per_day - len(sent_today))
+            raise Throttled(
+                f"You can send {per_day} invitations a day and have {left} left for now.",
+                wait=max(1, math.ceil(wait)),
+            )
         for address in addresses:
             invitations.append(
                 Invitation.objects.create(

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods
 
 from games import services
 from games.forms import LoginLinkForm, ProfileForm, SignupForm
+from games.throttling import AccountEmailAddressThrottle, AccountEmailThrottle, throttle
 
 
 def current_user(request: HttpRequest) -> User:
@@ -55,6 +56,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@throttle(AccountEmailThrottle, AccountEmailAddressThrottle)
 def login_link_request(request: HttpRequest) -> HttpResponse:
     form = LoginLinkForm(request.POST or None)
     if request.method == "POST" and form.is_valid():

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games import selectors, services
 from games.forms import GameCreateForm, InviteForm
 from games.models import Game
+from games.throttling import GameCreateThrottle, InvitationThrottle, throttle, throttled_response
 from games.views.accounts import current_user
 
 
@@ -42,6 +43,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@throttle(GameCreateThrottle)
 def game_new(request: HttpRequest) -> HttpResponse:
     form = GameCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -145,6 +147,7 @@ def game_abort(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@throttle(InvitationThrottle)
 def game_invite(request: HttpRequest, game_id: int) -> HttpResponse:
     form = InviteForm(request.POST)
     if not form.is_valid():
@@ -156,6 +159,8 @@ def game_invite(request: HttpRequest, game_id: int) -> HttpResponse:
             by=current_user(request),
             emails=form.cleaned_data["emails"],
         )
+    except services.Throttled as exc:
+        return throttled_response(request, exc.wait, exc.detail)
     except services.ServiceError as exc:
         messages.error(request, exc.detail)
     else:

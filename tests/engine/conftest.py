@@ -11,3 +11,9 @@ import pytest
 def _celery_eager() -> Iterator[None]:
     """Replaces the project-wide Celery fixture, which needs Django settings."""
     yield
+
+
+@pytest.fixture(autouse=True)
+def _throttle_counts_reset() -> Iterator[None]:
+    """Replaces the project-wide reset of throttle counts, which needs Django settings."""
+    yield

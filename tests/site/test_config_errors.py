@@ -69,3 +69,9 @@ def test_production_commands_refuse_broken_config(command: str) -> None:
     assert result.returncode != 0
     assert "Configuration error: SECRET_KEY must be set" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_malformed_throttle_rate() -> None:
+    """Issue 12, item 3: a throttle rate the throttles could not read stops start-up, not a log-in."""
+    result = _run([sys.executable, "manage.py", "check"], THROTTLE_RATES="login=5")
+    _one_clear_line(result, "THROTTLE_RATES: 'login=5' should be SCOPE=N/second|minute|hour|day")

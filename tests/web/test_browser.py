@@ -6,6 +6,9 @@
 2. At 375 px wide no page scrolls sideways and every control can be reached.
 3. No page logs a console error.
 4. Editing the page to act for another seat gives an error and appends nothing.
+5. Every page works under the Content-Security-Policy (issue 12, item 7): the lobby, the table
+   with htmx's live updates, the replay script, the rules, the API docs and the dev outbox
+   with an email in its frame, without a single violation.
 """
 
 from __future__ import annotations
@@ -33,13 +36,25 @@ DESKTOP = {"width": 1280, "height": 900}
 MAX_MOVES = 400
 
 
+# Runs in every frame before the page's own scripts (Playwright injects it, so the policy does
+# not apply to it): any Content-Security-Policy violation becomes a console error.
+REPORT_CSP_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (e) => {
+  console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "inline code"}`
+    + ` in ${e.sourceFile || e.documentURI}:${e.lineNumber}`);
+});
+"""
+
+
 class ConsoleWatch:
-    """Console errors and uncaught page errors of every page it watches."""
+    """Console errors (Chromium's own "Refused to ..." lines included), Content-Security-Policy
+    violations and uncaught page errors of every page it watches."""
 
     def __init__(self) -> None:
         self.errors: list[str] = []
 
     def watch(self, page: Any) -> Any:
+        page.add_init_script(REPORT_CSP_VIOLATIONS)
         page.on("console", lambda msg: self._console(page.url, msg.type, msg.text))
         page.on("pageerror", lambda exc: self.errors.append(f"{page.url}: {exc}"))
         return page
@@ -199,9 +214,8 @@ def test_three_players_invite_play_to_the_end_and_replay(
     shot(pages[first], "table-desktop")
     rng = random.Random(5)
     play_one_move(pages[first], rng, pause_for_screenshot="move-in-progress-desktop")
-    waiting_page.wait_for_function(
-        f"document.querySelector('#live').dataset.seq !== '{before}'", timeout=8000
-    )
+    # A selector, not wait_for_function: a string predicate is eval, which the page's CSP refuses.
+    waiting_page.wait_for_selector(f"#live:not([data-seq='{before}'])", timeout=8000)
 
     phone_page = None
     moves = 1
@@ -408,3 +422,101 @@ def test_tampered_action_is_refused_and_appends_nothing(
     shot(page, "tamper-refused-desktop", full_page=False)
     bob_context.close()
     context.close()
+
+
+def _send_html_email(subject: str) -> None:
+    """An email as the site sends them (inline styles, a link) into the development outbox."""
+    from django.core.mail import EmailMultiAlternatives, get_connection
+
+    message = EmailMultiAlternatives(
+        subject,
+        "It is your turn.",
+        to=["anne@example.test"],
+        connection=get_connection("games.mail.OutboxEmailBackend"),
+    )
+    message.attach_alternative(
+        '<div style="font-family:sans-serif;color:#222"><p>It is <b style="color:#a60">your turn</b>.</p>'
+        '<p><a href="http://localhost/games/1/" style="padding:8px;background:#06c;color:#fff">'
+        "Play</a></p></div>",
+        "text/html",
+    )
+    assert message.send() == 1
+
+
+def test_every_page_runs_under_the_content_security_policy(
+    live_server: Any,
+    browser: Any,
+    console: ConsoleWatch,
+    finished_and_running: dict[str, Any],
+    settings: Any,
+    tmp_path: Path,
+) -> None:
+    settings.EMAIL_OUTBOX_DIR = tmp_path / "outbox"
+    settings.DEV_OUTBOX_PAGE = True
+    _send_html_email("Your turn in Browser Bay")
+    base = live_server.url
+    data = finished_and_running
+    context = browser.new_context(viewport=DESKTOP)
+    page = console.watch(context.new_page())
+    policies: dict[str, str] = {}
+
+    def visit(path: str) -> None:
+        response = page.goto(base + path)
+        assert response is not None and response.status == 200, path
+        policies[path] = response.headers.get("content-security-policy", "")
+
+    visit("/")
+    login(page, base, "anne")
+    visit("/games/")
+    visit("/games/new/")
+
+    # The table: htmx polls the live fragment and swaps it in when the game moves on.
+    running: Game = data["running"]
+    visit(f"/games/{running.pk}/")
+    page.wait_for_selector("#live[data-seq]")
+    seat = running.seats.select_related("user").get(position=running.to_act[0])
+    assert seat.user is not None
+    from games.selectors import game_detail
+
+    action = game_detail(running, seat.user)["legal_actions"][0]
+    services.action_submit(game_id=running.pk, user=seat.user, action=action, expected_seq=running.seq)
+    page.wait_for_selector(f"#live[data-seq='{running.seq + 1}']", timeout=8000)
+    # Coming back to the tab refreshes at once (static/js/live.js, no htmx filter code).
+    seat = running.seats.select_related("user").get(position=Game.objects.get(pk=running.pk).to_act[0])
+    assert seat.user is not None
+    running.refresh_from_db()
+    action = game_detail(running, seat.user)["legal_actions"][0]
+    services.action_submit(game_id=running.pk, user=seat.user, action=action, expected_seq=running.seq)
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    page.wait_for_selector(f"#live[data-seq='{running.seq + 1}']", timeout=2500)
+
+    # The replay script: buttons fetch frames, the chart cursor follows.
+    finished: Game = data["finished"]
+    visit(f"/games/{finished.pk}/replay/")
+    page.click("#replay-first")
+    page.wait_for_selector("#replay-frame .frame[data-seq='1']", timeout=5000)
+    page.click("#replay-next")
+    page.wait_for_selector("#replay-frame .frame[data-seq='2']", timeout=5000)
+    assert page.get_attribute("#chart-cursor", "x1") is not None
+
+    visit("/rules/pirates/")
+    visit("/api/docs/")
+    assert page.evaluate("getComputedStyle(document.body).maxWidth") == "960px"  # its stylesheet applied
+
+    # The outbox shows the email's HTML in a sandboxed frame with a policy of its own.
+    visit("/dev/outbox/")
+    with page.expect_navigation():
+        page.click("text=Your turn in Browser Bay")
+    frame_element = page.wait_for_selector("iframe.mailframe")
+    assert frame_element is not None
+    frame = frame_element.content_frame()
+    assert frame is not None
+    frame.wait_for_selector("b")
+    assert frame.evaluate("getComputedStyle(document.querySelector('b')).color") == "rgb(170, 102, 0)"
+    context.close()
+
+    for path, policy in policies.items():
+        directives = dict(part.strip().partition(" ")[::2] for part in policy.split(";") if part.strip())
+        assert directives.get("script-src") == "'self'", (path, policy)
+        assert directives.get("style-src") == "'self'", (path, policy)
+        assert directives.get("frame-ancestors") == "'none'", (path, policy)
