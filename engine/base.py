@@ -210,6 +210,12 @@ class Rules(ABC, Generic[S]):
         otherwise. Rule sets answer this without building the whole legal list."""
         return None
 
+    def timeout_action(self, state: S, seat: int) -> Action | None:
+        """What the rules themselves say a late ``seat`` does when its deadline passes (an
+        unanswered question counts as declined); ``None`` leaves it to the game's timeout
+        policy (a bot's move or a pass)."""
+        return None
+
     def evaluate(self, state: S, seat: int) -> float | None:
         """How good ``state`` is for ``seat`` (higher is better), for the greedy bot;
         ``None`` when the rule set has no evaluation (the greedy bot then plays at random).

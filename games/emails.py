@@ -281,6 +281,8 @@ def send_turn_emails(*, game_id: int, seq: int) -> int:
     A seat is emailed once per turn: not when it made the event at ``seq`` itself (it is still
     in the middle of its turn), and not when it was already emailed since its last move
     (another seat acted in a simultaneous phase).
+    A move the system made for the seat (a forced pass, a timeout) does not count as the
+    person being there: a question asked of them right after it is emailed.
     """
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.ACTIVE or game.seq != seq:
@@ -292,7 +294,7 @@ def send_turn_emails(*, game_id: int, seq: int) -> int:
         assert user is not None
         if not user.email or preference(user) != Notify.EACH_TURN:
             continue
-        if latest is not None and latest.seat == seat.position and latest.kind in OWN_MOVE_KINDS:
+        if latest is not None and latest.seat == seat.position and latest.kind == Event.Kind.ACTION:
             continue
         since = last_own_move(game, seat.position, upto=seq)
         # Only emails that went out count: one for a turn that ended before it was sent was

@@ -124,7 +124,11 @@ def _bot_action(rules: Any, state: Any, seat: int, rng: random.Random) -> dict[s
 
 
 def timeout_action(game: Game, rules: Any, state: Any, seat: int) -> dict[str, Any]:
-    """What the game's timeout policy plays for a late ``seat``."""
+    """What the game's timeout policy plays for a late ``seat``, unless the rules say what a
+    late seat does (``Rules.timeout_action``)."""
+    ruled = rules.timeout_action(state, seat)
+    if ruled is not None:
+        return dict(ruled)
     rng = random.Random(f"{game.seed}:{game.seq}:{seat}:timeout")
     if game.timeout_policy == Game.TimeoutPolicy.PASS and PASS in rules.legal_actions(state, seat):
         return dict(PASS)
