@@ -55,6 +55,8 @@ SEND_ERRORS: tuple[type[Exception], ...] = (smtplib.SMTPException, OSError)
 MAX_SENTENCES = 25
 # Engine kinds: an event by a seat in these is that seat's own move (or one made for it).
 OWN_MOVE_KINDS = (Event.Kind.ACTION, Event.Kind.AUTO_PASS, Event.Kind.BOT, Event.Kind.TIMEOUT)
+# Of those, the ones its player was at the table for: a timeout's move was made in their absence.
+AT_TABLE_KINDS = (Event.Kind.ACTION, Event.Kind.AUTO_PASS)
 Notify = PlayerProfile.Notify
 Kind = Notification.Kind
 
@@ -235,8 +237,9 @@ def send_turn_emails(*, game_id: int, seq: int) -> int:
     """"Your turn" to each person who must act in ``game_id`` at ``seq``. Returns emails sent.
 
     Nothing when the game has moved past ``seq``. A seat is emailed once per turn: not when it
-    made the event at ``seq`` itself (it is still in the middle of its turn), and not when it
-    was already emailed since its last move (another seat acted in a simultaneous phase).
+    made the event at ``seq`` itself (it is still in the middle of its turn; unless the event
+    was a timeout's move, made while its player was away), and not when it was already emailed
+    since its last move (another seat acted in a simultaneous phase).
     """
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.ACTIVE or game.seq != seq:
@@ -248,7 +251,7 @@ def send_turn_emails(*, game_id: int, seq: int) -> int:
         assert user is not None
         if not user.email or preference(user) != Notify.EACH_TURN:
             continue
-        if latest is not None and latest.seat == seat.position and latest.kind in OWN_MOVE_KINDS:
+        if latest is not None and latest.seat == seat.position and latest.kind in AT_TABLE_KINDS:
             continue
         since = last_own_move(game, seat.position)
         turn_notes = Notification.objects.filter(user=user, game=game, kind=Kind.TURN)

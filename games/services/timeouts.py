@@ -128,7 +128,9 @@ def timeout_action(game: Game, rules: Any, state: Any, seat: int) -> dict[str, A
 def timeout_apply(*, game_id: int, expected_seq: int, now: datetime | None = None) -> list[Event]:
     """Apply ``game_id``'s timeout policy to the seats whose deadline has passed.
 
-    Policy ``bot``: a greedy bot moves for each late person; ``pass``: they pass where passing
+    Policy ``bot``: a greedy bot moves for each late person (once: when several seats choose at
+    once, each of them; a decision that only those moves brought about is a new turn with its
+    own deadline); ``pass``: they pass where passing
     is legal, otherwise the bot moves; ``none``: nothing is played and the turn simply has no
     deadline any more (the reminder went out before). Each late seat's consecutive-timeout
     count goes up; at ``TIMEOUTS_BEFORE_BOT`` the seat is handed to a bot for good (a
@@ -163,8 +165,14 @@ def timeout_apply(*, game_id: int, expected_seq: int, now: datetime | None = Non
             ).order_by("position")
         )
         events: list[Event] = []
+        due = set(rules.to_act(state))
         for seat in late:
-            if seat.position not in rules.to_act(state):
+            to_act = set(rules.to_act(state))
+            if not to_act <= due:
+                # The moves made so far began a new turn (a Sunrise reveal led to a Day
+                # decision): its seats get their own deadline; nobody is timed out twice.
+                break
+            if seat.position not in to_act:
                 continue  # an earlier late seat's move ended this seat's turn
             action = timeout_action(game, rules, state, seat.position)
             event, state = record(
