@@ -105,7 +105,8 @@ def test_a_timeout_makes_a_bot_choose_once_for_each_late_seat(
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(minutes=1))
     assert _sweep(django_capture_on_commit_callbacks)["timeouts"] == 1
     game.refresh_from_db()
-    late = list(Event.objects.filter(game=game, kind=Event.Kind.TIMEOUT).values_list("seat", "payload__action"))
+    timeout_events = Event.objects.filter(game=game, kind=Event.Kind.TIMEOUT)
+    late = list(timeout_events.values_list("seat", "payload__action"))
     assert late == [(1, chosen[1]), (2, chosen[2])]
     timed_out = dict(Seat.objects.filter(game=game).values_list("position", "consecutive_timeouts"))
     assert timed_out == {0: 0, 1: 1, 2: 1}

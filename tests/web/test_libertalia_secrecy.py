@@ -112,7 +112,7 @@ class Game2:
             if m.to == [address] and isinstance(m, EmailMultiAlternatives) and self.game.title in m.subject
         ]
         return [
-            (self.text(m.subject), self.text(str(m.body)), self.text(str(m.alternatives[0][0])))
+            (self.text(str(m.subject)), self.text(str(m.body)), self.text(str(m.alternatives[0][0])))
             for m in messages
         ]
 
@@ -141,7 +141,7 @@ def test_other_seats_cannot_tell_which_card_seat_0_chose_until_the_reveal(
         for seat in seats:
             first, second = (g.seen_by(seat) for g in games)
             for channel in first:
-                assert first[channel] == second[channel], f"seat {seat} tells the games apart by its {channel}"
+                assert first[channel] == second[channel], f"seat {seat} tells them apart by its {channel}"
 
     compare([1, 2, 3])
     # The channels say that seat 0 has chosen, and nothing of what.

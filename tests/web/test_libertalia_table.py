@@ -67,7 +67,8 @@ def _page(client: Client, game: Game, path: str = "") -> str:
 
 
 def _buttons(page: str) -> list[tuple[dict[str, Any], str]]:
-    return [(json.loads(html.unescape(raw)), html.unescape(label).strip()) for raw, label in BUTTON_RE.findall(page)]
+    found = BUTTON_RE.findall(page)
+    return [(json.loads(html.unescape(raw)), html.unescape(label).strip()) for raw, label in found]
 
 
 def _section(page: str, ident: str) -> str:
@@ -181,7 +182,8 @@ def test_every_decision_has_a_clear_prompt_built_from_the_legal_actions(
             # Everyone else: who decides, for which character, and no controls.
             other = _page(clients[next(s for s in range(3) if s not in game.to_act)], game)
             colour = ("Red", "Blue", "Green")[seat]
-            assert f"{colour}'s {character['name']} ({character['rank']})" in _text(_section(other, "pending"))
+            deciding = _text(_section(other, "pending"))
+            assert f"{colour}'s {character['name']} ({character['rank']})" in deciding
             assert not _buttons(other)
             waiting = _text(_section(other, "waiting-for"))
             assert f"{users[seat].get_username()} ({colour})" in waiting, waiting
@@ -258,7 +260,9 @@ def test_the_end_shows_scores_by_campaign_and_the_replay_watches_through_any_sea
         assert f"{result['scores'][seat]} points at event {game.seq}" in replay
 
 
-def test_the_live_update_draws_the_libertalia_table(trio: tuple[Game, dict[int, User], dict[int, Client]]) -> None:
+def test_the_live_update_draws_the_libertalia_table(
+    trio: tuple[Game, dict[int, User], dict[int, Client]],
+) -> None:
     game, _users, clients = trio
     live = _page(clients[0], game, "live/")
     assert 'id="ship"' in live and 'id="spaces"' in live and 'data-decision="play"' in live
