@@ -240,7 +240,7 @@ def test_the_end_shows_scores_by_campaign_and_the_replay_watches_through_any_sea
     for seat, row in enumerate(view["scoring"]):
         name = users[seat].get_username()
         fortunes = " ".join(str(f) for f in row["fortunes"])
-        assert f"{name} {fortunes} {result['scores'][seat]}" in final
+        assert f"{name} {('Red', 'Blue', 'Green')[seat]} {fortunes} {result['scores'][seat]}" in final
     assert "The last campaign's fortunes" in final and ("wins!" in final or "share the win!" in final)
     assert "The game is over" in page and not _buttons(page)
 
