@@ -110,6 +110,8 @@ def test_board_shows_the_day_spaces_dens_scores_and_the_viewers_hand(
     assert "Your hand 9 cards, seen by you only" in _text(hand)
     assert hand.count('class="lib-chip red"') == 9 and "blue" not in hand
     assert "Parrot" in hand and "Merchant" in hand
+    # The seats carry the colours the game gave them (its emails and lists use them).
+    assert [s["colour"] for s in selectors.game_detail(game, users[0])["seats"]] == DEAL3["colours"]
     theirs = _section(_page(clients[1], game), "hand")
     assert theirs.count('class="lib-chip blue"') == 9 and "red" not in theirs
 
