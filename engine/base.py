@@ -274,3 +274,17 @@ def rng_from_state(rng_state: RngState) -> random.Random:
     rng = random.Random()
     rng.setstate(rng_state)
     return rng
+
+
+def whole_number(value: Any, name: str, low: int, high: int) -> int:
+    """``value`` from a snapshot, checked to be a JSON integer from ``low`` to ``high``."""
+    if type(value) is not int or not low <= value <= high:
+        raise InvalidSnapshot(f"{name} must be a whole number from {low} to {high}")
+    return value
+
+
+def json_list(value: Any, name: str, length: int | None = None) -> list[Any]:
+    """``value`` from a snapshot, checked to be a JSON list (of ``length`` items if given)."""
+    if not isinstance(value, list) or (length is not None and len(value) != length):
+        raise InvalidSnapshot(f"{name} must be a list" + ("" if length is None else f" of {length}"))
+    return value

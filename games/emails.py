@@ -331,13 +331,20 @@ def send_timeout_emails(*, game_id: int, seq: int) -> int:
     event, late = found
     game = event.game
     late_label = late.label if late is not None else f"Seat {event.seat}"
+    # A turn of several actions timed out as a whole: the timeout's move and the bot's moves
+    # that finished the turn for the same seat, by the same actor.
+    run = [event]
+    for later in Event.objects.filter(game=game, seq__gt=seq).order_by("seq")[:MAX_SENTENCES]:
+        if later.kind != Event.Kind.BOT or later.seat != event.seat or later.actor != event.actor:
+            break
+        run.append(later)
 
     def make(user: User, seat: Seat) -> EmailMultiAlternatives:
         context = {
             **_game_context(user, game, seat.position, game.seq),
             "late_player": late_label,
             "is_you": seat.position == event.seat,
-            "move": event_text(event, game, seat.position),
+            "move": " ".join(event_text(e, game, seat.position) for e in run),
         }
         who = "you" if context["is_you"] else late_label
         subject = f"Timeout in {game.display_name}: {who} ran out of time"

@@ -79,6 +79,10 @@ def outbox_entry(name: str) -> OutboxEntry | None:
     folder = Path(settings.EMAIL_OUTBOX_DIR)
     path = folder / name
     # Only plain file names of this folder: nothing outside it can be read.
-    if "/" in name or "\\" in name or not name.endswith(".eml") or not path.is_file():
+    if "/" in name or "\\" in name or not name.endswith(".eml"):
         return None
-    return _read(path)
+    try:
+        found = path.is_file()
+    except (OSError, ValueError):  # a name too long for the file system is no entry either
+        return None
+    return _read(path) if found else None

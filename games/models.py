@@ -191,9 +191,10 @@ class Event(models.Model):
         ordering: ClassVar[list[str]] = ["game", "seq"]
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq"),
+            # Per player: a key one player used does not stop another player's move.
             models.UniqueConstraint(
-                fields=["game", "idempotency_key"],
-                name="event_unique_idempotency_key",
+                fields=["game", "actor", "idempotency_key"],
+                name="event_unique_actor_idempotency_key",
                 condition=~Q(idempotency_key=""),
             ),
             models.CheckConstraint(condition=Q(seq__gte=1), name="event_seq_positive"),

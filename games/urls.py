@@ -22,7 +22,7 @@ urlpatterns = [
     path("accounts/login/", throttle(LoginThrottle)(auth_views.LoginView.as_view()), name="login"),
     path(
         "accounts/password_reset/",
-        throttle(AccountEmailThrottle, AccountEmailAddressThrottle)(auth_views.PasswordResetView.as_view()),
+        throttle(AccountEmailThrottle, AccountEmailAddressThrottle)(accounts.PasswordResetView.as_view()),
         name="password_reset",
     ),
     path("accounts/", include("django.contrib.auth.urls")),

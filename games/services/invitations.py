@@ -17,7 +17,8 @@ from django.utils import timezone
 
 from games.models import Game, Invitation, Seat
 from games.services.errors import Conflict, Forbidden, InvalidInput, NotFound, Throttled
-from games.services.lobby import seat_join
+from games.services.lobby import take_free_seat
+from games.services.play import lock_game
 
 MAX_INVITES = 10
 # The daily cap on invitations (settings.INVITATIONS_PER_DAY) counts over this rolling window.
@@ -66,6 +67,8 @@ def invitation_create(*, game_id: int, by: User, emails: list[str] | str) -> lis
         if game is None:
             raise NotFound(f"No game with id {game_id}.")
         if not Seat.objects.filter(game=game, user=by).exists():
+            if not game.is_public:  # a private game does not exist for those outside it
+                raise NotFound(f"No game with id {game_id}.")
             raise Forbidden("Only the game's players can invite people.")
         if game.status != Game.Status.LOBBY:
             raise Conflict("The game has already started: nobody can join any more.")
@@ -102,7 +105,8 @@ def invitation_create(*, game_id: int, by: User, emails: list[str] | str) -> lis
     for invitation in invitations:
         link = invitation_url(invitation)
         send_mail(
-            f"{inviter} invites you to play Pirates: {game.display_name}",
+            # One line whatever the title holds: a line break in a header is refused by Django.
+            " ".join(f"{inviter} invites you to play Pirates: {game.display_name}".split()),
             f"Ahoy!\n\n{inviter} invites you to a game of Pirates by Mail: {game.display_name} "
             f"({game.players} players).\n\nTake your seat here (you can sign up on the way if you "
             f"have no account yet):\n\n{link}\n\nPirates by Mail: play at your own pace; we email you "
@@ -129,7 +133,8 @@ def invitation_accept(*, token: str, user: User) -> Seat:
         if invitation.accepted_by_id is not None and invitation.accepted_by_id != user.pk:
             raise Conflict("This invitation has already been used by someone else.")
         existing = Seat.objects.filter(game_id=invitation.game_id, user=user).first()
-        seat = existing if existing is not None else seat_join(game_id=invitation.game_id, user=user)
+        # The invitation is what lets its holder into a private game: no visibility check here.
+        seat = existing if existing is not None else take_free_seat(lock_game(invitation.game_id), user)
         if invitation.accepted_by_id is None:
             invitation.accepted_by = user
             invitation.accepted_at = timezone.now()

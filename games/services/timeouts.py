@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 
 MAX_AWAY = timedelta(days=14)
 TIMEOUT_ACTOR = "system:timeout"
+# The most actions a timeout plays for one late seat's turn.
+MAX_TIMEOUT_MOVES = 50
 
 
 # ---------------------------------------------------------------------------------------------
@@ -128,13 +130,15 @@ def timeout_action(game: Game, rules: Any, state: Any, seat: int) -> dict[str, A
 def timeout_apply(*, game_id: int, expected_seq: int, now: datetime | None = None) -> list[Event]:
     """Apply ``game_id``'s timeout policy to the seats whose deadline has passed.
 
-    Policy ``bot``: a greedy bot moves for each late person (once: when several seats choose at
-    once, each of them; a decision that only those moves brought about is a new turn with its
-    own deadline); ``pass``: they pass where passing
-    is legal, otherwise the bot moves; ``none``: nothing is played and the turn simply has no
-    deadline any more (the reminder went out before). Each late seat's consecutive-timeout
-    count goes up; at ``TIMEOUTS_BEFORE_BOT`` the seat is handed to a bot for good (a
-    ``seat_to_bot`` event). Bot seats that are late (their task was lost) are queued again.
+    Policy ``bot``: a greedy bot moves for each late person, to the end of their turn when it
+    has several actions (one ``timeout`` event, then ``bot`` events by the same actor);
+    ``pass``: they pass where passing is legal, otherwise the bot moves; ``none``: nothing is
+    played and the turn simply has no deadline any more (the reminder went out before). When
+    several seats choose at once, each late one is played for once; a decision that only
+    those moves brought about is a new turn, with its own email and deadline. Each late
+    seat's consecutive-timeout count goes up once per turn; at ``TIMEOUTS_BEFORE_BOT`` the
+    seat is handed to a bot for good (a ``seat_to_bot`` event). Bot seats that are late
+    (their task was lost) are queued again.
 
     Returns the events appended. Safe to run twice: the second run finds the seq moved on or
     the deadline in the future and does nothing.
@@ -179,6 +183,19 @@ def timeout_apply(*, game_id: int, expected_seq: int, now: datetime | None = Non
                 game, state, seat.position, action, kind=Event.Kind.TIMEOUT, actor=TIMEOUT_ACTOR
             )
             events.append(event)
+            # A turn of several actions in a row (the seat alone to act after each) is played to
+            # its end as one timeout: the seat counts one timeout for the turn it missed, and
+            # the table does not wait a whole deadline per action. The rest are bot moves for it.
+            # Not in a rule set of simultaneous choices: there a seat alone to act after its
+            # move faces a new question (Libertalia's Dusk pick after the Sunrise reveal).
+            for _ in range(0 if rules.simultaneous else MAX_TIMEOUT_MOVES):
+                if rules.to_act(state) != [seat.position]:
+                    break
+                action = timeout_action(game, rules, state, seat.position)
+                event, state = record(
+                    game, state, seat.position, action, kind=Event.Kind.BOT, actor=TIMEOUT_ACTOR
+                )
+                events.append(event)
             Seat.objects.filter(pk=seat.pk).update(consecutive_timeouts=F("consecutive_timeouts") + 1)
             seat.refresh_from_db(fields=["consecutive_timeouts"])
             if seat.consecutive_timeouts >= settings.TIMEOUTS_BEFORE_BOT:

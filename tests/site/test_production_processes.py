@@ -50,12 +50,9 @@ def test_gunicorn_worker_and_beat_in_production_mode(tmp_path: Path) -> None:
     ):
         request = urllib.request.Request(f"http://127.0.0.1:{port}/healthz", headers={"Host": "127.0.0.1"})
         body = _get_json_when_up(request)
-        assert body["status"] == "ok"
-        assert body["database"] == {"ok": True, "detail": "postgresql"}
-        broker = body["broker"]
-        assert isinstance(broker, dict)
-        assert broker["ok"] is True
-        assert "redis" in str(broker["detail"]).lower()
+        # Up or down only: which database and broker answer is nobody's business (issue 12);
+        # the task round trip below shows the worker on Redis.
+        assert body == {"status": "ok", "database": {"ok": True}, "broker": {"ok": True}}
 
         token = uuid.uuid4().hex
         previous = celery_app.conf.task_always_eager

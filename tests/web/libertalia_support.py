@@ -57,13 +57,17 @@ def libertalia_game(
     is_public: bool = False,
 ) -> Game:
     """A running game of Libertalia with ``people`` (and ``bots``) seated. Fixed deals are for
-    private games: the players are added through the service, not invited."""
+    private games only, which the others join through their invitations (services only)."""
     game = services.game_create(
         creator=people[0], rules_id="libertalia", players=len(people) + bots, options=options,
         title=title, is_public=is_public, bot_seats=bots,
     )
     for person in people[1:]:
-        services.seat_join(game_id=game.pk, user=person)
+        if is_public:
+            services.seat_join(game_id=game.pk, user=person)
+            continue
+        (invitation,) = services.invitation_create(game_id=game.pk, by=people[0], emails=[person.email])
+        services.invitation_accept(token=invitation.token, user=person)
     return services.game_start(game_id=game.pk, by=people[0])
 
 

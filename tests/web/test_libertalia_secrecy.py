@@ -46,7 +46,9 @@ class Game2:
     def __init__(self, game: Game) -> None:
         self.game = game
         self.users = seat_users(game)
-        self.seat_of = {user.pk: seat for seat, user in self.users.items()}
+        # An actor is "user:<id>" or, as the feeds show it, "user:<name>".
+        self.seat_of = {str(key): seat for seat, user in self.users.items()
+                        for key in (user.pk, user.get_username())}
 
     def text(self, text: str) -> str:
         text = text.replace(self.game.title, "Libertalia Bay")
@@ -73,7 +75,7 @@ class Game2:
             if key in ("id", "created_at", "deadline", "seed_sha256", "created_by") or started:
                 out[key] = "…"
             elif key == "actor" and isinstance(value, str) and value.startswith("user:"):
-                out[key] = f"user:P{self.seat_of[int(value[5:])]}"
+                out[key] = f"user:P{self.seat_of[value[5:]]}"
             else:
                 out[key] = self.data(value)
         return out
@@ -106,10 +108,12 @@ class Game2:
         return seen
 
     def mail_to(self, seat: int) -> list[tuple[str, str, str]]:
+        """The turn emails and reminders of this game to ``seat``."""
         address = self.users[seat].email
         messages = [
             m for m in mail.outbox
             if m.to == [address] and isinstance(m, EmailMultiAlternatives) and self.game.title in m.subject
+            and str(m.subject).startswith(("Your turn", "Reminder"))
         ]
         return [
             (self.text(str(m.subject)), self.text(str(m.body)), self.text(str(m.alternatives[0][0])))
