@@ -20,6 +20,10 @@ def _problem_for(marker: str) -> str | None:
         return realservers.redis_problem()
     if marker == "browser":
         return realservers.browser_problem()
+    if marker == "faults":
+        from tests.faults.harness import faults_problem
+
+        return faults_problem()
     return None  # smtp: the tests start their own SMTP server
 
 

@@ -9,12 +9,11 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.db import transaction
-from django.urls import reverse
 from django.utils import timezone
 
+from games import side_effects
 from games.models import Game, Invitation, Seat
 from games.services.errors import Conflict, Forbidden, InvalidInput, NotFound, Throttled
 from games.services.lobby import take_free_seat
@@ -34,10 +33,6 @@ def parse_emails(text: str) -> list[str]:
             if address and address not in found:
                 found.append(address)
     return found
-
-
-def invitation_url(invitation: Invitation) -> str:
-    return f"{settings.SITE_URL}{reverse('invite', args=[invitation.token])}"
 
 
 def invitation_create(*, game_id: int, by: User, emails: list[str] | str) -> list[Invitation]:
@@ -101,19 +96,9 @@ def invitation_create(*, game_id: int, by: User, emails: list[str] | str) -> lis
                     game=game, email=address, token=secrets.token_urlsafe(24), invited_by=by
                 )
             )
-    inviter = by.get_username()
-    for invitation in invitations:
-        link = invitation_url(invitation)
-        send_mail(
-            # One line whatever the title holds: a line break in a header is refused by Django.
-            " ".join(f"{inviter} invites you to play Pirates: {game.display_name}".split()),
-            f"Ahoy!\n\n{inviter} invites you to a game of Pirates by Mail: {game.display_name} "
-            f"({game.players} players).\n\nTake your seat here (you can sign up on the way if you "
-            f"have no account yet):\n\n{link}\n\nPirates by Mail: play at your own pace; we email you "
-            "when it is your move.\n",
-            None,
-            [invitation.email],
-        )
+        # The emails go through the outbox, written with the invitations: the request never
+        # waits for a mail server, and one that is down delays the email, not the invitation.
+        side_effects.after_invitations(invitations)
     return invitations
 
 

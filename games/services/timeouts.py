@@ -20,7 +20,7 @@ from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from engine.bots import choose_action
-from games import side_effects
+from games import outbox, side_effects
 from games.models import Event, Game, PlayerProfile, Seat
 from games.services.append import append_event
 from games.services.errors import InvalidInput, NotFound
@@ -56,12 +56,14 @@ def due_reminders(now: datetime, limit: int | None = None) -> QuerySet[Game]:
 class SweepResult:
     timeouts: int
     reminders: int
+    repaired: int = 0
 
 
 def sweep_due(now: datetime | None = None) -> SweepResult:
     """One pass of the sweep: expired deadlines first (a timeout makes a pending reminder moot),
-    then reminders. Each game is handled in its own transaction; one broken game is logged and
-    does not stop the others."""
+    then reminders, then the repair of missing side effects (``games.outbox.repair``) and the
+    removal of old done outbox rows. Each game is handled in its own transaction; one broken
+    game is logged and does not stop the others."""
     now = timezone.now() if now is None else now
     timeouts = reminders = 0
     for game_id, seq in due_deadlines(now).values_list("pk", "seq"):
@@ -74,9 +76,11 @@ def sweep_due(now: datetime | None = None) -> SweepResult:
             reminders += reminder_send(game_id=game_id, expected_seq=seq, now=now)
         except Exception:
             log.exception("reminder for game %s at seq %s failed", game_id, seq)
+    repaired = outbox.repair(now)
+    outbox.prune(now)
     if timeouts or reminders:
         log.info("sweep: %s timeouts, %s reminders", timeouts, reminders)
-    return SweepResult(timeouts=timeouts, reminders=reminders)
+    return SweepResult(timeouts=timeouts, reminders=reminders, repaired=repaired.bot_moves + repaired.turns)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ NEW_GAME = {
 
 
 @pytest.mark.parametrize("title", ["Tortuga\nBay", "Tortuga\r\nBay", "Tortuga\u2028Bay", "Tortuga\tBay"])
+@pytest.mark.django_db(transaction=True)  # the emails go out on commit, through the outbox
 def test_a_line_break_in_a_title_on_the_invitation_path_is_one_space(client: Client, title: str) -> None:
     """A line break in the title went into the invitation's subject: BadHeaderError, a 500."""
     client.force_login(make_user("anne"))
