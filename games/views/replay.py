@@ -15,7 +15,7 @@ from games import selectors, services
 from games.models import Event, Game
 from games.services.state import apply_events, load_state, rules_for
 from games.tables import Table, table_for
-from games.tables.base import seat_names
+from games.tables.base import colour_name, seat_names
 from games.views.charts import line_chart
 from games.views.table import _game_or_404
 
@@ -36,8 +36,14 @@ def _series(game: Game, table: Table, seat: int | None, last: int) -> list[list[
     return series
 
 
+def _as_seat(request: HttpRequest) -> int | None:
+    """``?as=<seat>``: whose eyes a finished game's replay is watched through."""
+    requested = request.GET.get("as", "")
+    return int(requested) if requested.isdigit() else None
+
+
 def _frame_context(request: HttpRequest, game: Game, seq: int) -> dict[str, Any]:
-    frame = selectors.replay_frame(game, request.user, seq)
+    frame = selectors.replay_frame(game, request.user, seq, _as_seat(request))
     summary = selectors.seats_summary(game)
     table = table_for(game.rules_id)
     return {"game": game, "frame": frame, "board": table.board(frame.view, summary), "replay": True,
@@ -56,7 +62,7 @@ def _seq_param(text: str, last: int) -> int:
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game_or_404(game_id, request)
     try:
-        seat, last = selectors.replay_access(game, request.user)
+        seat, last = selectors.replay_access(game, request.user, _as_seat(request))
     except services.ServiceError as exc:
         messages.error(request, exc.detail)
         return redirect("game", game_id=game_id)
@@ -64,10 +70,19 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     context = _frame_context(request, game, seq)
     names = seat_names(selectors.seats_summary(game))
     colours = context["frame"].view["colours"]
+    perspectives: list[dict[str, Any]] = []
+    if selectors.replay_perspectives(game):
+        perspectives = [{"seat": None, "label": "Everyone", "colour": "", "current": seat is None}] + [
+            {"seat": s, "label": colour_name(colours, s), "name": names.get(s, ""), "colour": colours[s],
+             "current": seat == s}
+            for s in range(game.players)
+        ]
     context.update(
         {
             "last": last,
             "viewer_seat": seat,
+            "watching_as": seat if game.is_over else None,
+            "perspectives": perspectives,
             "chart": line_chart(
                 _series(game, context["table"], seat, last), colours, names,
                 title=context["table"].chart_title, unit=context["table"].chart_unit,
