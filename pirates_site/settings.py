@@ -328,6 +328,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_CLIENT_IP_CALLABLE = "games.throttling.client_ip"
+AXES_USERNAME_CALLABLE = "games.throttling.axes_username"
 AXES_LOCKOUT_CALLABLE = "games.throttling.lockout_response"
 # Successful log-ins are not logged: no history of who came from where is kept.
 AXES_DISABLE_ACCESS_LOG = True
