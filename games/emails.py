@@ -45,7 +45,7 @@ from django.utils import timezone
 from games import eventlog
 from games.eventlog import Viewer
 from games.links import login_url
-from games.models import Event, Game, Invitation, Notification, PlayerProfile, Seat
+from games.models import Event, Game, Invitation, Notification, PlayerProfile, Seat, person_name
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +106,7 @@ def render(
     template: str, *, to: str, subject: str, context: dict[str, Any], user: User | None
 ) -> EmailMultiAlternatives:
     """The email ``emails/<template>.txt`` + ``.html`` with the unsubscribe headers for ``user``."""
-    context = {"site_url": settings.SITE_URL, "user": user, **context}
+    context = {"site_url": settings.SITE_URL, "user": user, "name": person_name(user), **context}
     headers: dict[str, str] = {}
     if user is not None:
         link = unsubscribe_url(user)
@@ -351,7 +351,7 @@ def send_seat_to_bot_emails(*, game_id: int, seq: int) -> int:
     event, seat_row = found
     game = event.game
     owner = seat_row.user if seat_row is not None else None
-    person = owner.get_username() if owner is not None else "A player"
+    person = person_name(owner) if owner is not None else "A player"
 
     def make(user: User, seat: Seat) -> EmailMultiAlternatives:
         context = {
@@ -478,7 +478,7 @@ def send_invitation_now(*, invitation_id: int) -> bool:
     if invitation is None or invitation.accepted_at is not None:
         return False
     game = invitation.game
-    inviter = invitation.invited_by.get_username()
+    inviter = person_name(invitation.invited_by)
     accounts = get_user_model().objects.filter(email__iexact=invitation.email, is_active=True)
     user = accounts.order_by("pk").first()
 

@@ -11,12 +11,27 @@ from datetime import timedelta
 from typing import Any, ClassVar
 
 from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
 from django.db.models import Q
 
 
 class AppendOnlyError(Exception):
     """Events are never updated or deleted."""
+
+
+def person_name(user: Any) -> str:
+    """The name a person is shown by everywhere (table, log, emails, lobby): their display name,
+    else their username. Usernames are for logging in; players chose their display name to be
+    seen by. Reads ``user.profile`` (load it with the user where many are shown)."""
+    if user is None:
+        return ""
+    try:
+        profile = user.profile
+    except ObjectDoesNotExist:
+        profile = None
+    name = getattr(profile, "display_name", "") if profile is not None else ""
+    return str(name or user.get_username())
 
 
 class Game(models.Model):
@@ -147,9 +162,9 @@ class Seat(models.Model):
     @property
     def label(self) -> str:
         if self.user is not None and not self.replaced_by_bot:
-            return self.user.get_username()
+            return person_name(self.user)
         if self.user is not None:
-            return f"{self.user.get_username()} (bot)"
+            return f"{person_name(self.user)} (bot)"
         return f"{self.get_bot_display()}"
 
 

@@ -33,7 +33,10 @@ else:
     if not ALLOWED_HOSTS:
         raise ConfigError("ALLOWED_HOSTS must be set when DJANGO_DEBUG is off (comma-separated host names)")
 
-SITE_URL = (env_str("SITE_URL") or "http://localhost:8000").rstrip("/")
+# The base of every link in an email. Without an explicit SITE_URL it follows the port the
+# development server runs on (scripts/dev and Procfile.dev pass PIRATES_PORT), so a site run
+# on another port never mails links to port 8000.
+SITE_URL = (env_str("SITE_URL") or f"http://localhost:{env_int('PIRATES_PORT', 8000)}").rstrip("/")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [

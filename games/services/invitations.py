@@ -15,7 +15,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Game, Invitation, Seat
+from games.models import Game, Invitation, Seat, person_name
 from games.services.errors import Conflict, Forbidden, InvalidInput, NotFound, Throttled
 from games.services.lobby import seat_join
 
@@ -98,7 +98,7 @@ def invitation_create(*, game_id: int, by: User, emails: list[str] | str) -> lis
                     game=game, email=address, token=secrets.token_urlsafe(24), invited_by=by
                 )
             )
-    inviter = by.get_username()
+    inviter = person_name(by)
     for invitation in invitations:
         link = invitation_url(invitation)
         send_mail(

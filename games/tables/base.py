@@ -52,11 +52,12 @@ def colour_name(colours: list[str], seat: int) -> str:
 
 
 def seat_names(seats_summary: list[dict[str, Any]]) -> dict[int, str]:
-    """The name shown for each seat: its player, or the kind of bot playing it."""
+    """The name shown for each seat: its player's display name, or the kind of bot playing it."""
     names: dict[int, str] = {}
     for seat in seats_summary:
-        if seat.get("user"):
-            names[seat["seat"]] = seat["user"] + (" (bot)" if seat.get("bot") else "")
+        person = seat.get("name") or seat.get("user")
+        if person:
+            names[seat["seat"]] = person + (" (bot)" if seat.get("bot") else "")
         else:
             names[seat["seat"]] = f"{(seat.get('bot') or 'greedy').capitalize()} bot"
     return names

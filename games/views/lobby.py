@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games import selectors, services
 from games.forms import GameCreateForm, InviteForm
-from games.models import Game
+from games.models import Game, person_name
 from games.throttling import GameCreateThrottle, InvitationThrottle, throttle, throttled_response
 from games.views.accounts import current_user
 
@@ -179,7 +179,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
     if not request.user.is_authenticated:
         messages.info(
             request,
-            f"{invitation.invited_by.get_username()} invites you to "
+            f"{person_name(invitation.invited_by)} invites you to "
             f"{invitation.game.display_name}. Sign up (or log in) to take your seat.",
         )
         return redirect(f"{reverse('signup')}?next={reverse('invite', args=[token])}")
@@ -191,4 +191,5 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
             return redirect("lobby")
         messages.success(request, f"You have a seat in {invitation.game.display_name}.")
         return redirect("game", game_id=invitation.game_id)
-    return render(request, "games/invite.html", {"invitation": invitation, "game": invitation.game})
+    return render(request, "games/invite.html", {"invitation": invitation, "game": invitation.game,
+                                                "inviter_name": person_name(invitation.invited_by)})
