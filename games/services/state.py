@@ -225,6 +225,14 @@ def apply_events(rules: Rules[Any], state: Any, events: list[Event]) -> Any:
     return state
 
 
+def states_after_each(rules: Rules[Any], state: Any, events: list[Event]) -> list[Any]:
+    """``state`` and then the state after each of ``events`` in turn (the replay's frames)."""
+    states = [state]
+    for event in events:
+        states.append(apply_events(rules, states[-1], [event]))
+    return states
+
+
 def load_state(game: Game, seq: int | None = None) -> Any:
     """The engine state after event ``seq`` (default: the latest). The game must have started."""
     target = game.seq if seq is None else seq

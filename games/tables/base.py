@@ -166,6 +166,13 @@ class Table:
     def action_label(self, action: dict[str, Any], view: dict[str, Any]) -> str:
         return action_label(action)
 
+    def chart_row(self, view: dict[str, Any], state: Any, players: int) -> list[int]:
+        """What the replay chart plots for every seat after one event (``view`` is the
+        replay's view of ``state``); a value the table leaves out counts as 0. A table whose
+        score depends on more than its view (end bonuses) overrides this and reads ``state``,
+        which the platform only passes in for the chart: never shown as it is."""
+        return [self.chart_value(view, seat) or 0 for seat in range(players)]
+
     def chart_value(self, view: dict[str, Any], seat: int) -> int | None:
         """The number the replay chart plots for ``seat`` in ``view``; None when the table has
         nothing to plot before the end (the chart then shows final scores only)."""
