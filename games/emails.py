@@ -54,7 +54,10 @@ UNSUBSCRIBE_SALT = "games.emails.unsubscribe"
 SEND_ERRORS: tuple[type[Exception], ...] = (smtplib.SMTPException, OSError)
 MAX_SENTENCES = 25
 # Engine kinds: an event by a seat in these is that seat's own move (or one made for it).
-OWN_MOVE_KINDS = (Event.Kind.ACTION, Event.Kind.AUTO_PASS, Event.Kind.BOT, Event.Kind.TIMEOUT)
+# A take-back is the player's own act too: it is their turn again, mid-turn, not news to them.
+OWN_MOVE_KINDS = (
+    Event.Kind.ACTION, Event.Kind.AUTO_PASS, Event.Kind.BOT, Event.Kind.TIMEOUT, Event.Kind.TAKE_BACK
+)
 Notify = PlayerProfile.Notify
 Kind = Notification.Kind
 

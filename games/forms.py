@@ -40,10 +40,35 @@ class LoginLinkForm(forms.Form):
     email = forms.EmailField(help_text="We email a link that logs you in with one click.")
 
 
+# The zones most players pick, offered first (the full list of ~600 follows them).
+COMMON_TIMEZONES = (
+    "UTC", "Europe/London", "Europe/Paris", "Europe/Berlin", "Europe/Madrid", "Europe/Rome",
+    "Europe/Amsterdam", "Europe/Stockholm", "Europe/Warsaw", "Europe/Athens", "Europe/Moscow",
+    "America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles",
+    "America/Toronto", "America/Mexico_City", "America/Sao_Paulo", "America/Buenos_Aires",
+    "Africa/Johannesburg", "Africa/Lagos", "Asia/Dubai", "Asia/Kolkata", "Asia/Singapore",
+    "Asia/Shanghai", "Asia/Tokyo", "Asia/Seoul", "Australia/Sydney", "Australia/Perth",
+    "Pacific/Auckland",
+)
+
+
+def timezone_choices() -> list[tuple[str, list[tuple[str, str]]]]:
+    names = timezone_names()
+    common = [(name, name.replace("_", " ")) for name in COMMON_TIMEZONES if name in names]
+    return [
+        ("Common time zones", common),
+        ("All time zones", [(name, name.replace("_", " ")) for name in names]),
+    ]
+
+
 class ProfileForm(forms.Form):
     display_name = forms.CharField(max_length=40, required=False)
     notify = forms.ChoiceField(choices=PlayerProfile.Notify.choices, label="Turn emails")
-    timezone = forms.ChoiceField(choices=())
+    confirm_moves = forms.BooleanField(
+        required=False, label="Ask me to confirm each move",
+        help_text="Shows what a move will do and asks once more before it is sent.",
+    )
+    timezone = forms.ChoiceField(choices=(), label="Time zone")
     away_until = forms.DateTimeField(
         required=False,
         label="Away until",
@@ -55,7 +80,7 @@ class ProfileForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["timezone"].choices = [(name, name) for name in timezone_names()]  # type: ignore[attr-defined]
+        self.fields["timezone"].choices = timezone_choices()  # type: ignore[attr-defined]
 
 
 MOVE_TIME_CHOICES = [

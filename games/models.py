@@ -53,6 +53,8 @@ class Game(models.Model):
     options = models.JSONField(default=dict, blank=True)
     fixed_deal = models.BooleanField(default=False, help_text="The deck or first seat was fixed at creation.")
     is_public = models.BooleanField(default=True)
+    # Start as soon as the last seat is taken, instead of waiting for the creator (issue 17).
+    auto_start = models.BooleanField(default=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
     )
@@ -133,6 +135,9 @@ class Seat(models.Model):
     must_act = models.BooleanField(default=False)
     consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
     replaced_by_bot = models.BooleanField(default=False, help_text="Handed to a bot after repeated timeouts.")
+    # When the player last had the table open (the live polling records it): turn emails go
+    # only to players who are away from the table, if they chose so.
+    last_seen_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering: ClassVar[list[str]] = ["game", "position"]
@@ -184,6 +189,9 @@ class Event(models.Model):
         BOT = "bot", "A bot seat's action"
         TIMEOUT = "timeout", "The system acted for a seat past its deadline"
         SEAT_TO_BOT = "seat_to_bot", "A seat was handed to a bot"
+        # The player took back their last move (payload ``takes_back``: its seq); the state
+        # after it is the state before that move, and replays skip the move (issue 17).
+        TAKE_BACK = "take_back", "A player took back their last move"
 
     # Kinds whose payload carries an action the engine applies.
     ENGINE_KINDS: ClassVar[frozenset[str]] = frozenset({"action", "auto_pass", "bot", "timeout"})
@@ -255,6 +263,7 @@ class PlayerProfile(models.Model):
 
     class Notify(models.TextChoices):
         EACH_TURN = "each_turn", "An email for each turn"
+        WHEN_AWAY = "when_away", "An email for each turn, only when I am not at the table"
         DAILY_DIGEST = "daily_digest", "One daily digest"
         NONE = "none", "No turn emails"
 
@@ -262,6 +271,8 @@ class PlayerProfile(models.Model):
     display_name = models.CharField(max_length=40, blank=True)
     notify = models.CharField(max_length=16, choices=Notify.choices, default=Notify.EACH_TURN)
     timezone = models.CharField(max_length=64, default="UTC")
+    # Ask "are you sure?" with a preview before a move is sent (issue 17).
+    confirm_moves = models.BooleanField(default=True)
     away_until = models.DateTimeField(
         null=True, blank=True, help_text="Deadlines stretch until then (14 days at most)."
     )
@@ -302,6 +313,7 @@ class Notification(models.Model):
         SEAT_TO_BOT = "seat_to_bot", "Seat handed to a bot"
         GAME_OVER = "game_over", "Game over"
         DIGEST = "digest", "Daily digest"
+        SEATS_FILLED = "seats_filled", "Every seat is taken"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     game = models.ForeignKey(
@@ -324,3 +336,20 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.user_id} for {self.game_id}:{self.key}"
+
+
+class ChatMessage(models.Model):
+    """Table talk: one line a player wrote in a game's chat. Not part of the game's log (it
+    changes nothing in the game), so it is not hash-chained and replays ignore it."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    text = models.CharField(max_length=500)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["game", "created_at", "id"]
+        indexes: ClassVar[list[models.Index]] = [models.Index(fields=["game", "id"], name="chat_game_id")]
+
+    def __str__(self) -> str:
+        return f"chat {self.game_id}:{self.pk}"

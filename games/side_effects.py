@@ -27,7 +27,9 @@ def after_append(game: Game, *, bot_seats: list[int]) -> None:
         if bot_seats:
             tasks.bot_move.apply_async((game_id, seq), countdown=settings.BOT_MOVE_DELAY_SECONDS)
         if running and people_to_act:
-            tasks.notify_turn.delay(game_id, seq)
+            # After a grace period: a move taken back within it moves the game past ``seq``,
+            # and the send path sends nothing for a seq the game has moved past.
+            tasks.notify_turn.apply_async((game_id, seq), countdown=settings.TURN_EMAIL_GRACE_SECONDS)
         if finished:
             tasks.notify_game_over.delay(game_id)
 

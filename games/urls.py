@@ -32,6 +32,7 @@ urlpatterns = [
     path("games/<int:game_id>/", table.game, name="game"),
     path("games/<int:game_id>/live/", table.game_live, name="game-live"),
     path("games/<int:game_id>/act/", table.game_act, name="game-act"),
+    path("games/<int:game_id>/take-back/", table.game_take_back, name="game-take-back"),
     path("games/<int:game_id>/join/", lobby.game_join, name="game-join"),
     path("games/<int:game_id>/leave/", lobby.game_leave, name="game-leave"),
     path("games/<int:game_id>/fill/", lobby.game_fill, name="game-fill"),

@@ -306,6 +306,11 @@ STATE_CACHE_SECONDS = env_int("STATE_CACHE_SECONDS", 6 * 3600)
 
 # Game play
 BOT_MOVE_DELAY_SECONDS = env_int("BOT_MOVE_DELAY_SECONDS", 2)
+# Issue 17: the next player's turn email waits this long, so a move taken back at once never
+# sends a stale one; a player seen at the table this recently counts as present (no email
+# for those who chose "only when away").
+TURN_EMAIL_GRACE_SECONDS = env_int("TURN_EMAIL_GRACE_SECONDS", 60)
+PRESENCE_SECONDS = env_int("PRESENCE_SECONDS", 180)
 # The game the new-game form offers first (the site's flagship).
 DEFAULT_RULES = env_str("DEFAULT_RULES", "pirates")
 SNAPSHOT_EVERY = env_int("SNAPSHOT_EVERY", 25)

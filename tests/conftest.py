@@ -55,6 +55,13 @@ def _celery_eager() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _turn_emails_without_grace(settings: Any) -> None:
+    """Turn emails wait a grace period for take-backs (issue 17); tests that do not test that
+    send them at once (a real worker would otherwise hold them for a minute)."""
+    settings.TURN_EMAIL_GRACE_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
 def _throttle_counts_reset() -> Iterator[None]:
     """Throttle counts live in Django's cache (Redis when REDIS_URL is set, so they outlive a
     test): every test starts and ends with none."""

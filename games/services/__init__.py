@@ -22,6 +22,7 @@ from games.services.lobby import (
 )
 from games.services.play import Submitted, action_submit, bot_play, lock_game, record, settle
 from games.services.state import load_state, replay_from_start, rules_for
+from games.services.takeback import move_take_back, take_back_check
 from games.services.timeouts import profile_set_away, reminder_send, sweep_due, timeout_apply
 
 __all__ = [
@@ -46,6 +47,7 @@ __all__ = [
     "load_state",
     "lock_game",
     "login_link_send",
+    "move_take_back",
     "profile_for",
     "profile_set_away",
     "profile_update",
@@ -58,5 +60,6 @@ __all__ = [
     "seats_fill_with_bots",
     "settle",
     "sweep_due",
+    "take_back_check",
     "timeout_apply",
 ]

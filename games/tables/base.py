@@ -26,6 +26,8 @@ class Move:
     label: str
     action: str
     index: int
+    # What the move will do, said before it is made (the table's ``preview``).
+    preview: str = ""
 
 
 @dataclass
@@ -150,21 +152,37 @@ class Table:
         ]
         return {"view": view, "panels": panels, "sections": sections, "names": names}
 
-    def controls(self, legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> list[Any]:
-        """What the controls template draws (as ``steps``)."""
-        return self.move_groups(legal_actions, view)
+    def controls(
+        self, legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
+    ) -> list[Any]:
+        """What the controls template draws (as ``steps``); ``previews`` says what each legal
+        action will do (``preview``), in the same order."""
+        return self.move_groups(legal_actions, view, previews)
 
-    def move_groups(self, legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> list[MoveGroup]:
+    def move_groups(
+        self, legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
+    ) -> list[MoveGroup]:
         """The legal actions, numbered in their list order and grouped the way players read them."""
         groups: dict[str, MoveGroup] = {}
         for index, action in enumerate(legal_actions):
             kind = str(action.get("type", "move"))
             group = groups.setdefault(kind, MoveGroup(key=kind, label=humanize(kind)))
-            group.moves.append(Move(self.action_label(action, view), encode(action), index))
+            label = self.action_label(action, view)
+            preview = previews[index] if previews else label
+            group.moves.append(Move(label, encode(action), index, preview))
         return list(groups.values())
 
     def action_label(self, action: dict[str, Any], view: dict[str, Any]) -> str:
         return action_label(action)
+
+    def preview(
+        self, action: dict[str, Any], view: dict[str, Any], *, rules: Any, state: Any, seat: int
+    ) -> str:
+        """What ``action`` (legal for ``seat``) will do, in the rule set's words, said before it
+        is made. The generic table says the action's label: stepping the engine to see more
+        could give away a die roll or a card drawn. ``state`` is the engine state, for tables
+        that know their rule set draws nothing a preview could reveal."""
+        return self.action_label(action, view)
 
     def chart_row(self, view: dict[str, Any], state: Any, players: int) -> list[int]:
         """What the replay chart plots for every seat after one event (``view`` is the

@@ -93,6 +93,7 @@ def profile(request: HttpRequest) -> HttpResponse:
                     notify=data["notify"],
                     timezone_name=data["timezone"],
                     away_until=away,
+                    confirm_moves=data["confirm_moves"],
                 )
             except services.ServiceError as exc:
                 form.add_error("away_until" if "away" in exc.detail.lower() else None, exc.detail)
@@ -104,6 +105,7 @@ def profile(request: HttpRequest) -> HttpResponse:
             "display_name": profile.display_name,
             "notify": profile.notify,
             "timezone": profile.timezone,
+            "confirm_moves": profile.confirm_moves,
             "away_until": timezone.localtime(profile.away_until, zone).replace(tzinfo=None)
             if profile.away_until
             else None,

@@ -15,7 +15,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import selectors, services
 from games.forms import InviteForm
-from games.models import Game
+from games.models import Event, Game, PlayerProfile
+from games.services.state import load_state, rules_for
 from games.tables import table_for
 from games.tables.base import colour_name, seat_names
 from games.views.accounts import current_user
@@ -61,9 +62,26 @@ def table_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         ]
         log = selectors.events_for(game, request.user, after=max(0, game.seq - LOG_ROWS))
         context["log"] = list(reversed(log))
+    seat = selectors.user_seat(game, request.user)
     if detail["legal_actions"]:
-        context["steps"] = table.controls(detail["legal_actions"], detail["view"])
+        assert seat is not None
+        rules, state = rules_for(game), load_state(game)
+        previews = [
+            table.preview(action, detail["view"], rules=rules, state=state, seat=seat.position)
+            for action in detail["legal_actions"]
+        ]
+        context["steps"] = table.controls(detail["legal_actions"], detail["view"], previews)
+        context["confirm_moves"] = _confirm_moves(request)
+    if seat is not None and game.is_running and context.get("log"):
+        last = Event.objects.filter(game=game, seq=game.seq).first()
+        context["can_take_back"] = services.take_back_check(game, last, seat).allowed
     return context
+
+
+def _confirm_moves(request: HttpRequest) -> bool:
+    """The player's choice: confirm each move with a preview first (the default)."""
+    profile = PlayerProfile.objects.filter(user=current_user(request)).only("confirm_moves").first()
+    return profile.confirm_moves if profile is not None else True
 
 
 @require_GET
@@ -108,4 +126,23 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
         )
     except services.ServiceError as exc:
         messages.error(request, f"That move was not accepted: {exc.detail} Nothing was changed.")
+    return redirect(target)
+
+
+@login_required
+@require_POST
+def game_take_back(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Take back the player's own last move, until the next player acts (issue 17)."""
+    target = reverse("game", args=[game_id])
+    try:
+        expected_seq = int(request.POST.get("expected_seq", ""))
+    except (ValueError, TypeError):
+        messages.error(request, "That take-back could not be read; nothing was changed.")
+        return redirect(target)
+    try:
+        services.move_take_back(game_id=game_id, user=current_user(request), expected_seq=expected_seq)
+    except services.ServiceError as exc:
+        messages.error(request, f"Your move could not be taken back: {exc.detail}")
+    else:
+        messages.success(request, "Your move was taken back. It is your turn again.")
     return redirect(target)

@@ -11,6 +11,7 @@ from engine.pirates.scoring import score_sheet
 from engine.pirates.state import PiratesState
 from games.tables.base import MoveGroup, Table
 from games.tables.pirates.presenters import board, move_groups, move_steps
+from games.tables.pirates.preview import preview
 
 
 class PiratesTable(Table):
@@ -30,11 +31,22 @@ class PiratesTable(Table):
     def board(self, view: dict[str, Any], seats_summary: list[dict[str, Any]]) -> dict[str, Any]:
         return board(view, seats_summary)
 
-    def controls(self, legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> list[Any]:
-        return move_steps(legal_actions, view)
+    def controls(
+        self, legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
+    ) -> list[Any]:
+        return move_steps(legal_actions, view, previews)
 
-    def move_groups(self, legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> list[MoveGroup]:
-        return move_groups(legal_actions, view)
+    def move_groups(
+        self, legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
+    ) -> list[MoveGroup]:
+        return move_groups(legal_actions, view, previews)
+
+    def preview(
+        self, action: dict[str, Any], view: dict[str, Any], *, rules: Any, state: Any, seat: int
+    ) -> str:
+        return preview(rules, state, seat, action) or super().preview(
+            action, view, rules=rules, state=state, seat=seat
+        )
 
     def chart_row(self, view: dict[str, Any], state: Any, players: int) -> list[int]:
         if isinstance(state, PiratesState):
