@@ -42,7 +42,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from games import eventlog
+from games import eventlog, presence
 from games.eventlog import Viewer
 from games.links import login_url
 from games.models import Event, Game, Invitation, Notification, PlayerProfile, Seat, person_name
@@ -87,7 +87,7 @@ def unsubscribe_url(user: User) -> str:
 
 def preference(user: User) -> str:
     profile = PlayerProfile.objects.filter(user_id=user.pk).only("notify").first()
-    return profile.notify if profile is not None else Notify.EACH_TURN
+    return profile.notify if profile is not None else PlayerProfile._meta.get_field("notify").default
 
 
 # ---------------------------------------------------------------------------------------------
@@ -249,7 +249,7 @@ def send_turn_emails(*, game_id: int, seq: int) -> int:
     for seat in _people_to_act(game):
         user = seat.user
         assert user is not None
-        if not user.email or preference(user) != Notify.EACH_TURN:
+        if not user.email or not presence.wants_turn_email(preference(user), seat):
             continue
         if latest is not None and latest.seat == seat.position and latest.kind in OWN_MOVE_KINDS:
             continue
@@ -277,7 +277,7 @@ def send_reminders(*, game_id: int, seq: int) -> int:
     for seat in _people_to_act(game):
         user = seat.user
         assert user is not None
-        if not user.email or preference(user) != Notify.EACH_TURN:
+        if not user.email or not presence.wants_turn_email(preference(user), seat):
             continue
 
         def build(user: User = user, seat: Seat = seat) -> EmailMultiAlternatives:

@@ -269,7 +269,8 @@ class PlayerProfile(models.Model):
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     display_name = models.CharField(max_length=40, blank=True)
-    notify = models.CharField(max_length=16, choices=Notify.choices, default=Notify.EACH_TURN)
+    # Issue 17: by default a turn email only when the player is not at the table already.
+    notify = models.CharField(max_length=16, choices=Notify.choices, default=Notify.WHEN_AWAY)
     timezone = models.CharField(max_length=64, default="UTC")
     # Ask "are you sure?" with a preview before a move is sent (issue 17).
     confirm_moves = models.BooleanField(default=True)

@@ -105,6 +105,18 @@ def daily_digest() -> int:
     return len(recipients)
 
 
+@shared_task(name="games.turn_emails_for_leavers", ignore_result=False)
+def turn_emails_for_leavers() -> int:
+    """Beat, every minute: turn emails for players who were at the table when their turn came
+    and left without moving (issue 17); returns the games emailed about."""
+    from games import presence
+
+    due = presence.turn_emails_for_leavers()
+    for game_id, seq in due:
+        notify_turn.delay(game_id, seq)
+    return len(due)
+
+
 @shared_task(name="games.sweep", ignore_result=False)
 def sweep() -> dict[str, int]:
     """Beat, every minute: applies expired deadlines, then sends due reminders."""

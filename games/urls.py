@@ -28,6 +28,7 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     # Lobby and games.
     path("games/", lobby.lobby, name="lobby"),
+    path("games/live/", lobby.lobby_live, name="lobby-live"),
     path("games/new/", lobby.game_new, name="game-new"),
     path("games/<int:game_id>/", table.game, name="game"),
     path("games/<int:game_id>/live/", table.game_live, name="game-live"),

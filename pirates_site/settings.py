@@ -330,5 +330,8 @@ EMAIL_MAX_RETRIES = env_int("EMAIL_MAX_RETRIES", 8)
 DIGEST_HOUR_UTC = env_int("DIGEST_HOUR_UTC", 7)
 CELERY_BEAT_SCHEDULE = {
     "sweep": {"task": "games.sweep", "schedule": timedelta(seconds=SWEEP_INTERVAL_SECONDS)},
+    "turn-emails-for-leavers": {
+        "task": "games.turn_emails_for_leavers", "schedule": timedelta(seconds=SWEEP_INTERVAL_SECONDS)
+    },
     "daily-digest": {"task": "games.daily_digest", "schedule": crontab(minute=0, hour=DIGEST_HOUR_UTC)},
 }

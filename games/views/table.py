@@ -13,7 +13,8 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from games import selectors, services
+from games import presence, selectors, services
+from games.context_processors import games_waiting
 from games.forms import InviteForm
 from games.models import Event, Game, PlayerProfile
 from games.services.state import load_state, rules_for
@@ -75,6 +76,17 @@ def table_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     if seat is not None and game.is_running and context.get("log"):
         last = Event.objects.filter(game=game, seq=game.seq).first()
         context["can_take_back"] = services.take_back_check(game, last, seat).allowed
+    waiting = games_waiting(request.user)
+    your_move = bool(context.get("steps"))
+    context["games_waiting_now"] = waiting
+    context["page_title"] = (
+        (f"({waiting}) " if waiting else "") + ("Your move · " if your_move else "") + game.display_name
+    )
+    if context.get("log"):
+        latest = context["log"][0]
+        who = context["names"].get(latest["seat"]) if latest.get("seat") is not None else None
+        said = (f"{who}: " if who else "") + latest["text"]
+        context["announce"] = said + (" Your move." if your_move else "")
     return context
 
 
@@ -86,7 +98,9 @@ def _confirm_moves(request: HttpRequest) -> bool:
 
 @require_GET
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
-    return render(request, "games/game.html", table_context(request, _game_or_404(game_id, request)))
+    game = _game_or_404(game_id, request)
+    presence.seat_seen(selectors.user_seat(game, request.user))
+    return render(request, "games/game.html", table_context(request, game))
 
 
 @never_cache
@@ -94,6 +108,8 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_live(request: HttpRequest, game_id: int) -> HttpResponse:
     """Polled every few seconds: nothing (204) while unchanged, else the fresh live fragment."""
     game = _game_or_404(game_id, request)
+    # The poll is how we know the player is at the table (turn emails wait while they are).
+    presence.seat_seen(selectors.user_seat(game, request.user))
     if request.GET.get("v") == version_of(game):
         return HttpResponse(status=204)
     return render(request, "games/_live.html", table_context(request, game))
