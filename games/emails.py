@@ -46,6 +46,7 @@ from games import eventlog, presence
 from games.eventlog import Viewer
 from games.links import login_url
 from games.models import Event, Game, Invitation, Notification, PlayerProfile, Seat, person_name
+from games.services.chat import chat_lines
 
 log = logging.getLogger(__name__)
 
@@ -173,6 +174,7 @@ def _game_context(
         "game_url": game_url(user, game),
         "summary": summary(game, after=after, upto=upto, position=position),
         "deadline": _local(user, game.deadline),
+        "chat": chat_lines(game, limit=MAX_SENTENCES, since_seq=after),
     }
 
 

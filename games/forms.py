@@ -22,6 +22,8 @@ class SignupForm(UserCreationForm):
         max_length=40, required=False, help_text="How other players see you; your user name if left empty."
     )
     email = forms.EmailField(help_text="For turn emails, invitations and password resets.")
+    # Filled in by static/js/timezone.js from the browser's own zone (issue 17); UTC without it.
+    timezone = forms.CharField(required=False, widget=forms.HiddenInput(attrs={"data-guess-timezone": "1"}))
 
     class Meta(UserCreationForm.Meta):
         model = User
@@ -34,6 +36,10 @@ class SignupForm(UserCreationForm):
                 "An account with this email exists already: log in or reset its password."
             )
         return email
+
+    def clean_timezone(self) -> str:
+        zone = (self.cleaned_data.get("timezone") or "").strip()
+        return zone if zone in timezone_names() else "UTC"
 
 
 class LoginLinkForm(forms.Form):

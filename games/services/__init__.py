@@ -21,6 +21,8 @@ from games.services.lobby import (
     seats_fill_with_bots,
 )
 from games.services.play import Submitted, action_submit, bot_play, lock_game, record, settle
+from games.services.chat import chat_post
+from games.services.resign import seat_resign
 from games.services.state import load_state, replay_from_start, rules_for
 from games.services.takeback import move_take_back, take_back_check
 from games.services.timeouts import profile_set_away, reminder_send, sweep_due, timeout_apply
@@ -37,6 +39,7 @@ __all__ = [
     "Throttled",
     "action_submit",
     "bot_play",
+    "chat_post",
     "display_name_for",
     "game_abort",
     "game_create",
@@ -57,6 +60,7 @@ __all__ = [
     "rules_for",
     "seat_join",
     "seat_leave",
+    "seat_resign",
     "seats_fill_with_bots",
     "settle",
     "sweep_due",

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods
 
 from games import services
 from games.forms import LoginLinkForm, ProfileForm, SignupForm
+from games.middleware import remember_zone
 from games.throttling import AccountEmailAddressThrottle, AccountEmailThrottle, throttle
 
 
@@ -48,8 +49,10 @@ def signup(request: HttpRequest) -> HttpResponse:
         user = form.save()
         profile = services.profile_for(user)
         profile.display_name = form.cleaned_data.get("display_name", "")
-        profile.save(update_fields=["display_name"])
+        profile.timezone = form.cleaned_data.get("timezone") or "UTC"
+        profile.save(update_fields=["display_name", "timezone"])
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        remember_zone(request, profile.timezone)
         messages.success(request, f"Welcome aboard, {user.get_username()}!")
         return redirect(next_url)
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
@@ -98,6 +101,7 @@ def profile(request: HttpRequest) -> HttpResponse:
             except services.ServiceError as exc:
                 form.add_error("away_until" if "away" in exc.detail.lower() else None, exc.detail)
             else:
+                remember_zone(request, data["timezone"])
                 messages.success(request, "Your profile is saved.")
                 return redirect("profile")
     else:

@@ -17,6 +17,7 @@ from games import presence, selectors, services
 from games.context_processors import games_waiting
 from games.forms import InviteForm
 from games.models import Event, Game, PlayerProfile
+from games.services.chat import chat_lines, chat_post, chat_version
 from games.services.state import load_state, rules_for
 from games.tables import table_for
 from games.tables.base import colour_name, seat_names
@@ -33,8 +34,9 @@ def _game_or_404(game_id: int, request: HttpRequest) -> Game:
 
 
 def version_of(game: Game) -> str:
-    """Changes whenever anything on the page changes: a new event, a status or a seat."""
-    return f"{game.seq}.{game.status}.{len(game.seats.all())}.{sum(1 for s in game.seats.all() if s.user_id)}"
+    """Changes whenever anything on the page changes: a new event, a status, a seat or a chat line."""
+    seated = sum(1 for s in game.seats.all() if s.user_id)
+    return f"{game.seq}.{game.status}.{len(game.seats.all())}.{seated}.{chat_version(game)}"
 
 
 def table_context(request: HttpRequest, game: Game) -> dict[str, Any]:
@@ -52,6 +54,7 @@ def table_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "names": seat_names(detail["seats"]),
         "invite_form": InviteForm(),
         "table": table,
+        "chat": chat_lines(game),
     }
     if detail["view"] is not None:
         context["board"] = table.board(detail["view"], detail["seats"])
@@ -76,6 +79,7 @@ def table_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     if seat is not None and game.is_running and context.get("log"):
         last = Event.objects.filter(game=game, seq=game.seq).first()
         context["can_take_back"] = services.take_back_check(game, last, seat).allowed
+    context["can_resign"] = seat is not None and game.is_running and not seat.replaced_by_bot
     waiting = games_waiting(request.user)
     your_move = bool(context.get("steps"))
     context["games_waiting_now"] = waiting
@@ -162,3 +166,28 @@ def game_take_back(request: HttpRequest, game_id: int) -> HttpResponse:
     else:
         messages.success(request, "Your move was taken back. It is your turn again.")
     return redirect(target)
+
+
+@login_required
+@require_POST
+def game_chat(request: HttpRequest, game_id: int) -> HttpResponse:
+    """One line of table talk (issue 17)."""
+    game = _game_or_404(game_id, request)
+    try:
+        chat_post(game=game, user=current_user(request), text=request.POST.get("text", ""))
+    except services.ServiceError as exc:
+        messages.error(request, exc.detail)
+    return redirect(f"{reverse('game', args=[game_id])}#chat")
+
+
+@login_required
+@require_POST
+def game_resign(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Leave a running game: a bot takes the seat for the rest of it (issue 17)."""
+    try:
+        services.seat_resign(game_id=game_id, user=current_user(request))
+    except services.ServiceError as exc:
+        messages.error(request, exc.detail)
+    else:
+        messages.success(request, "You left the game; a bot plays your seat from now on.")
+    return redirect("game", game_id=game_id)
