@@ -119,7 +119,21 @@ class GameCreateForm(forms.Form):
     timeout_policy = forms.ChoiceField(
         choices=Game.TimeoutPolicy.choices, label="When a player runs out of time"
     )
-    is_public = forms.BooleanField(required=False, initial=True, label="Public: anyone can see and join it")
+    # Issue 17: a game you invite friends to is private unless you say otherwise.
+    visibility = forms.ChoiceField(
+        choices=[
+            ("auto", "Private if I invite people, otherwise public"),
+            ("private", "Private: only the people I invite"),
+            ("public", "Public: anyone can see and join it"),
+        ],
+        initial="auto",
+        required=False,
+        label="Who can see and join",
+    )
+    auto_start = forms.BooleanField(
+        required=False, label="Start as soon as every seat is taken",
+        help_text="Otherwise you start it yourself; either way we email you when the last seat fills.",
+    )
     invite = forms.CharField(
         required=False,
         label="Invite friends by email",
@@ -140,6 +154,16 @@ class GameCreateForm(forms.Form):
         ]
         self.fields["players"].choices = [(n, str(n)) for n in counts]  # type: ignore[attr-defined]
         self.fields["bot_seats"].choices = [(n, str(n)) for n in range(max(counts))]  # type: ignore[attr-defined]
+
+    def is_public(self, posted_is_public: str | None = None) -> bool:
+        """Public or not: the visibility chosen, "auto" meaning private when inviting. A post
+        with the older ``is_public`` checkbox (scripts, old pages) is taken as it says."""
+        if posted_is_public is not None:
+            return posted_is_public not in ("", "0", "false", "off")
+        choice = self.cleaned_data.get("visibility") or "auto"
+        if choice == "auto":
+            return not (self.cleaned_data.get("invite") or "").strip()
+        return choice == "public"
 
     def move_timedelta(self) -> timedelta:
         return timedelta(hours=int(self.cleaned_data["move_time"].rstrip("h")))

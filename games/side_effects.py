@@ -65,3 +65,16 @@ def after_timeouts(game: Game, events: list[Event]) -> None:
             tasks.notify_seat_to_bot.delay(game_id, seq)
 
     transaction.on_commit(queue)
+
+
+def seats_filled(game: Game) -> None:
+    """The last seat of a game in the lobby was just taken: tell its creator, and start it if
+    they asked for that (issue 17). The task checks again that the game is still full and waiting."""
+    game_id = game.pk
+
+    def queue() -> None:
+        from games import tasks
+
+        tasks.seats_filled.delay(game_id)
+
+    transaction.on_commit(queue)

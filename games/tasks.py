@@ -105,6 +105,14 @@ def daily_digest() -> int:
     return len(recipients)
 
 
+@shared_task(bind=True, name="games.seats_filled", acks_late=True)
+def seats_filled(self: Task, game_id: int) -> bool:
+    """The last seat was taken: auto-start if asked, and email the creator (issue 17)."""
+    from games.seats_filled import handle_seats_filled
+
+    return bool(_sending(self, lambda: handle_seats_filled(game_id=game_id)))
+
+
 @shared_task(name="games.turn_emails_for_leavers", ignore_result=False)
 def turn_emails_for_leavers() -> int:
     """Beat, every minute: turn emails for players who were at the table when their turn came

@@ -21,6 +21,7 @@ from games.services.append import append_event
 from games.services.errors import Conflict, Forbidden, InvalidInput
 from games.services.play import lock_game, settle
 from games.services.state import cache_put
+from games.side_effects import seats_filled
 
 MIN_MOVE_TIME = timedelta(hours=1)
 MAX_MOVE_TIME = timedelta(days=14)
@@ -55,8 +56,10 @@ def game_create(
     is_public: bool = True,
     bot_seats: int = 0,
     bot_kind: str = Seat.BotKind.GREEDY,
+    auto_start: bool = False,
 ) -> Game:
-    """A new game in the lobby with the creator in the first seat (and ``bot_seats`` bots)."""
+    """A new game in the lobby with the creator in the first seat (and ``bot_seats`` bots);
+    ``auto_start`` starts it as soon as the last seat is taken."""
     rules = _rules(rules_id)
     if (
         isinstance(players, bool)
@@ -100,6 +103,7 @@ def game_create(
             move_time=move_time,
             reminder_before=_default_reminder(move_time),
             timeout_policy=timeout_policy,
+            auto_start=bool(auto_start),
         )
         Seat.objects.create(game=game, position=0, user=creator)
         for position in range(players - bot_seats, players):
@@ -126,7 +130,10 @@ def seat_join(*, game_id: int, user: User) -> Seat:
         free = _free_positions(game)
         if not free:
             raise Conflict("Every seat of this game is taken.")
-        return Seat.objects.create(game=game, position=free[0], user=user)
+        seat = Seat.objects.create(game=game, position=free[0], user=user)
+        if len(free) == 1:
+            seats_filled(game)
+        return seat
 
 
 def seat_leave(*, game_id: int, user: User) -> None:
@@ -150,6 +157,8 @@ def seats_fill_with_bots(*, game_id: int, by: User, kind: str = Seat.BotKind.GRE
         free = _free_positions(game)
         for position in free:
             Seat.objects.create(game=game, position=position, bot=kind)
+        if free:
+            seats_filled(game)
         return len(free)
 
 

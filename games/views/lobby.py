@@ -79,9 +79,10 @@ def game_new(request: HttpRequest) -> HttpResponse:
                 title=data["title"],
                 move_time=form.move_timedelta(),
                 timeout_policy=data["timeout_policy"],
-                is_public=data["is_public"],
+                is_public=form.is_public(request.POST.get("is_public")),
                 bot_seats=data["bot_seats"],
                 bot_kind=data["bot_kind"],
+                auto_start=data["auto_start"],
             )
         except services.ServiceError as exc:
             form.add_error(None, exc.detail)
