@@ -41,7 +41,9 @@ def test_issue17_7_inviting_makes_the_game_private_by_default() -> None:
     assert _create(client, title="Closed", visibility="private").is_public is False
 
 
-def test_issue17_7_creator_is_emailed_when_the_last_seat_fills(django_capture_on_commit_callbacks: Any) -> None:
+def test_issue17_7_creator_is_emailed_when_the_last_seat_fills(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
     anne, bob, cat = make_user("anne"), make_user("bob"), make_user("cat")
     game = services.game_create(creator=anne, rules_id="pirates", players=3, title="Skull Bay")
     with django_capture_on_commit_callbacks(execute=True):
