@@ -118,6 +118,14 @@ class Table:
     chart_unit = "points"
     # The players' rules page (Markdown), or None for a page that only names the game.
     rules_doc: Path | None = None
+    # A "How to play" page written for players (a template given ``how_to_play()`` as
+    # ``guide``); when set, the rules page shows it instead of ``rules_doc`` (the
+    # specification, which stays in the repository).
+    how_to_play_template = ""
+
+    def how_to_play(self) -> dict[str, Any]:
+        """The context of ``how_to_play_template``."""
+        return {}
 
     def __init__(self, rules_id: str = "") -> None:
         if rules_id:

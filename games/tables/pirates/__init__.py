@@ -10,6 +10,7 @@ import engine.pirates
 from engine.pirates.scoring import score_sheet
 from engine.pirates.state import PiratesState
 from games.tables.base import MoveGroup, Table
+from games.tables.pirates.how_to_play import how_to_play
 from games.tables.pirates.presenters import board, move_groups, move_steps
 from games.tables.pirates.preview import preview
 
@@ -27,6 +28,11 @@ class PiratesTable(Table):
     chart_unit = "ducats"
     # The rules as the engine implements them, with every clarification.
     rules_doc = Path(engine.pirates.__file__).resolve().parent / "rules.md"
+    # Players read this instead (issue 17): the specification stays in the repository.
+    how_to_play_template = "tables/pirates/how_to_play.html"
+
+    def how_to_play(self) -> dict[str, Any]:
+        return how_to_play()
 
     def board(self, view: dict[str, Any], seats_summary: list[dict[str, Any]]) -> dict[str, Any]:
         return board(view, seats_summary)
