@@ -154,6 +154,7 @@ def page_fits(page: Any) -> dict[str, Any]:
           if (el.closest('details:not([open])') && el.tagName !== 'SUMMARY') continue;
           if (el.tagName === 'SUMMARY' && el.parentElement.closest('details:not([open])')) continue;
           if (!el.getClientRects().length) continue;
+          if (el.classList.contains('skip-link')) continue;  // shown only when focused (issue 17)
           el.scrollIntoView({block: 'center'});
           const r = el.getBoundingClientRect();
           const x = Math.min(r.left + r.width / 2, innerWidth - 1);
