@@ -50,7 +50,8 @@ def _open_form_of(page: Any, kind: str) -> Any:
     index = page.evaluate(
         """kind => {
           const forms = [...document.querySelectorAll('#controls form.move-form')];
-          const i = forms.findIndex(f => JSON.parse(f.querySelector('input[name=action]').value).type === kind);
+          const kindOf = f => JSON.parse(f.querySelector('input[name=action]').value).type;
+          const i = forms.findIndex(f => kindOf(f) === kind);
           if (i < 0) return -1;
           for (let d = forms[i].closest('details'); d; d = d.parentElement.closest('details')) d.open = true;
           return i;
@@ -204,7 +205,8 @@ def test_issue17_phone_layouts(
     login(page, base, "anne")
     page.goto(f"{base}/games/{running.pk}/")
     # The move panel comes right after the cards, before the players and the log.
-    display, controls, players = _rect(page, ".display-area"), _rect(page, "#controls"), _rect(page, ".players")
+    display, controls = _rect(page, ".display-area"), _rect(page, "#controls")
+    players = _rect(page, ".players")
     assert 0 <= controls["top"] - display["bottom"] < 40, (display, controls)
     assert players["top"] > controls["bottom"]
     shot(page, "ux-table-phone")
