@@ -78,6 +78,8 @@ def test_issue17_9_resigning_hands_the_seat_to_a_bot(
 
 def test_issue17_8_signup_guesses_the_zone_and_pages_show_local_times() -> None:
     client = Client()
+    form = client.get("/accounts/signup/").content.decode()
+    assert 'name="timezone"' in form and "data-guess-timezone" in form and "js/timezone.js" in form
     response = client.post("/accounts/signup/", {
         "username": "sam_salt", "display_name": "Salty Sam", "email": "sam@example.test",
         "password1": PASSWORD, "password2": PASSWORD, "timezone": "Asia/Tokyo",

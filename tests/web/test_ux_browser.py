@@ -209,6 +209,7 @@ def test_issue17_phone_layouts(
     players = _rect(page, ".players")
     assert 0 <= controls["top"] - display["bottom"] < 40, (display, controls)
     assert players["top"] > controls["bottom"]
+    assert _rect(page, "#chat")["top"] > _rect(page, "#log")["bottom"]
     shot(page, "ux-table-phone")
     form = _open_form_of(page, "capture") or _open_form_of(page, "assemble")
     assert form is not None
@@ -278,3 +279,23 @@ def test_issue17_accessibility_no_serious_or_critical_violations(
                 found[f"{name}@{viewport['width']}"] = violations
     context.close()
     assert found == {}, json.dumps(found, indent=1)
+
+
+@pytest.mark.usefixtures("transactional_db")
+def test_issue17_turn_email_fits_a_phone(browser: Any, settings: Any) -> None:
+    """The HTML turn email was 1,125 px wide (an unbroken log-in link): at 375 px it now fits."""
+    from games.emails import _game_context, render
+
+    settings.SITE_URL = "http://localhost:8123"
+    users = [make_user(n) for n in ("anne", "bob", "cat")]
+    game = started_game(users)
+    context = _game_context(users[0], game, 0, game.seq)
+    message = render("turn", to="anne@example.test", subject="Your turn", context=context, user=users[0])
+    html = next(content for content, mime in message.alternatives if mime == "text/html")
+    assert "http://localhost:8123/" in html
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.set_content(str(html))
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], width
+    shot(page, "ux-email-phone")
+    page.context.close()
