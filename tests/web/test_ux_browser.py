@@ -291,7 +291,7 @@ def test_issue17_turn_email_fits_a_phone(browser: Any, settings: Any) -> None:
     game = started_game(users)
     context = _game_context(users[0], game, 0, game.seq)
     message = render("turn", to="anne@example.test", subject="Your turn", context=context, user=users[0])
-    html = next(content for content, mime in message.alternatives if mime == "text/html")
+    html = str(next(content for content, mime in message.alternatives if mime == "text/html"))
     assert "http://localhost:8123/" in html
     page = browser.new_context(viewport=PHONE).new_page()
     page.set_content(str(html))
