@@ -71,10 +71,13 @@ def seats_filled(game: Game) -> None:
     """The last seat of a game in the lobby was just taken: tell its creator, and start it if
     they asked for that (issue 17). The task checks again that the game is still full and waiting."""
     game_id = game.pk
+    # A creator who is at the lobby usually starts the game at once: the email waits a little,
+    # and is not sent if the game has started by then. An auto-start happens at once.
+    delay = 0 if game.auto_start else settings.SEATS_FILLED_EMAIL_DELAY_SECONDS
 
     def queue() -> None:
         from games import tasks
 
-        tasks.seats_filled.delay(game_id)
+        tasks.seats_filled.apply_async((game_id,), countdown=delay)
 
     transaction.on_commit(queue)

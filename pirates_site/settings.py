@@ -313,6 +313,8 @@ BOT_MOVE_DELAY_SECONDS = env_int("BOT_MOVE_DELAY_SECONDS", 2)
 # for those who chose "only when away").
 TURN_EMAIL_GRACE_SECONDS = env_int("TURN_EMAIL_GRACE_SECONDS", 60)
 PRESENCE_SECONDS = env_int("PRESENCE_SECONDS", 180)
+# The creator's "every seat is taken" email waits this long (none if they started it by then).
+SEATS_FILLED_EMAIL_DELAY_SECONDS = env_int("SEATS_FILLED_EMAIL_DELAY_SECONDS", 120)
 # The game the new-game form offers first (the site's flagship).
 DEFAULT_RULES = env_str("DEFAULT_RULES", "pirates")
 SNAPSHOT_EVERY = env_int("SNAPSHOT_EVERY", 25)

@@ -125,6 +125,8 @@ def celery_worker(
         DJANGO_DEBUG="1",
         VAR_DIR=str(tmp_path / "worker-var"),
         CELERY_TASK_ALWAYS_EAGER="0",
+        # Turn emails wait a grace period for take-backs; a test's worker sends them at once.
+        TURN_EMAIL_GRACE_SECONDS="0",
     )
     env.update(celery_worker_env)
     log = tmp_path / "celery-worker.log"
