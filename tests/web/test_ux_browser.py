@@ -299,3 +299,24 @@ def test_issue17_turn_email_fits_a_phone(browser: Any, settings: Any) -> None:
     assert width <= PHONE["width"], width
     shot(page, "ux-email-phone")
     page.context.close()
+
+
+@pytest.mark.usefixtures("transactional_db")
+def test_issue17_browser_notifications_are_asked_for_on_a_click(
+    live_server: Any, browser: Any, console: ConsoleWatch  # noqa: F811
+) -> None:
+    base = live_server.url
+    make_user("anne")
+    context = browser.new_context(viewport=WIDE)
+    context.grant_permissions(["notifications"])
+    page = console.watch(context.new_page())
+    login(page, base, "anne")
+    page.goto(f"{base}/games/")
+    page.wait_for_selector("#notify-toggle:not([hidden])", timeout=5000)
+    assert page.get_attribute("#notify-toggle", "aria-pressed") == "false"
+    page.click("#notify-toggle")
+    page.wait_for_selector("#notify-toggle[aria-pressed='true']", timeout=5000)
+    assert page.inner_text("#notify-toggle") == "Browser notifications on"
+    # The lobby polls its own fragment (htmx) like the table does.
+    assert page.get_attribute("#lobby-live", "hx-get", timeout=2000).startswith("/games/live/?v=")
+    context.close()
