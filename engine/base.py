@@ -210,6 +210,12 @@ class Rules(ABC, Generic[S]):
         otherwise. Rule sets answer this without building the whole legal list."""
         return None
 
+    def timeout_action(self, state: S, seat: int) -> Action | None:
+        """What the rules themselves say a late ``seat`` does when its deadline passes (an
+        unanswered question counts as declined); ``None`` leaves it to the game's timeout
+        policy (a bot's move or a pass)."""
+        return None
+
     def evaluate(self, state: S, seat: int) -> float | None:
         """How good ``state`` is for ``seat`` (higher is better), for the greedy bot;
         ``None`` when the rule set has no evaluation (the greedy bot then plays at random).
@@ -274,3 +280,17 @@ def rng_from_state(rng_state: RngState) -> random.Random:
     rng = random.Random()
     rng.setstate(rng_state)
     return rng
+
+
+def whole_number(value: Any, name: str, low: int, high: int) -> int:
+    """``value`` from a snapshot, checked to be a JSON integer from ``low`` to ``high``."""
+    if type(value) is not int or not low <= value <= high:
+        raise InvalidSnapshot(f"{name} must be a whole number from {low} to {high}")
+    return value
+
+
+def json_list(value: Any, name: str, length: int | None = None) -> list[Any]:
+    """``value`` from a snapshot, checked to be a JSON list (of ``length`` items if given)."""
+    if not isinstance(value, list) or (length is not None and len(value) != length):
+        raise InvalidSnapshot(f"{name} must be a list" + ("" if length is None else f" of {length}"))
+    return value

@@ -10,7 +10,10 @@ verifiers recompute it, so it never changes:
                     "seq": ..., "kind": ..., "seat": ..., "payload": ..., "actor": ...},
                    sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
-with each field as stored (a missing seat or actor is null). Nothing here knows a rule set.
+with each field as stored (a missing seat or actor is null), except that a person's actor
+(``user:<anything>``) counts as ``"user"``: the person is the seat's player, and the export
+names people by user name, which may change, while the hash must not. Nothing here knows a
+rule set.
 """
 
 from __future__ import annotations
@@ -41,6 +44,10 @@ def event_hash(
     return _digest({"prev": prev, "seq": seq, "kind": kind, "seat": seat, "payload": payload, "actor": actor})
 
 
+def _hashed_actor(actor: Any) -> Any:
+    return "user" if isinstance(actor, str) and actor.startswith("user:") else actor
+
+
 def hash_of(prev: str, event: Mapping[str, Any]) -> str:
     """``event_hash`` of an event given as a mapping (a log line, a row's values), its fields
     taken as they are (a missing one is null)."""
@@ -48,6 +55,7 @@ def hash_of(prev: str, event: Mapping[str, Any]) -> str:
 
 
 def _digest(content: dict[str, Any]) -> str:
+    content = {**content, "actor": _hashed_actor(content.get("actor"))}
     text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     # "surrogatepass": a lone surrogate in a string (JSON allows it) still hashes, the same way
     # every time, instead of failing the append.

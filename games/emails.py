@@ -19,6 +19,12 @@ game whose preference is not ``none``.
 Sending is idempotent: a ``Notification`` row keyed (user, game, kind, key) is created before
 the email goes out and ``sent_at`` is set once the mail server took it. The row is locked
 while sending, so a duplicated or retried task finds it and sends nothing twice.
+
+Turn emails and reminders are for one turn, the game's seq: each goes only to a seat to act
+at that seq, and only while the game is still there, checked under a share lock on the game
+row just before the mail server is handed the email (a move waits for that send to finish).
+An email for a turn that has passed is dropped, so the player's next turn email is not held
+back by it.
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -139,10 +145,12 @@ def event_text(event: Event, game: Game, position: int | None) -> str:
     return eventlog.text_for(event, Viewer(seat=position, game_over=game.is_over))
 
 
-def last_own_move(game: Game, position: int) -> int:
-    """The seq of ``position``'s latest move in ``game`` (0 before its first)."""
-    found = Event.objects.filter(game=game, seat=position, kind__in=OWN_MOVE_KINDS).aggregate(last=Max("seq"))
-    return int(found["last"] or 0)
+def last_own_move(game: Game, position: int, upto: int | None = None) -> int:
+    """The seq of ``position``'s latest move in ``game`` at or before ``upto`` (0 before its first)."""
+    moves = Event.objects.filter(game=game, seat=position, kind__in=OWN_MOVE_KINDS)
+    if upto is not None:
+        moves = moves.filter(seq__lte=upto)
+    return int(moves.aggregate(last=Max("seq"))["last"] or 0)
 
 
 @dataclass(frozen=True)
@@ -189,11 +197,14 @@ def deliver_once(
     kind: str,
     key: str,
     build: Callable[[], EmailMultiAlternatives],
+    still_due: Callable[[], bool] | None = None,
 ) -> bool:
     """Send the email ``build`` makes unless this (user, game, kind, key) was already sent.
 
     Returns whether it was sent now. A sending error is raised after the attempt is counted;
     the caller retries later and the row makes sure a success is never repeated.
+    ``still_due`` runs in the sending transaction right before the send (after ``build``):
+    when it answers False nothing is sent, and a row never tried is removed again.
     """
     if game is None:
         # A unique key with a NULL game does not stop two concurrent inserts: serialise them
@@ -206,14 +217,19 @@ def deliver_once(
     if note.sent_at is not None:
         return False
     error: Exception | None = None
+    message = build()
     with transaction.atomic():
         # The lock is held while sending: a duplicate task waits here, then sees sent_at.
         locked = Notification.objects.select_for_update().get(pk=note.pk)
         if locked.sent_at is not None:
             return False
+        if still_due is not None and not still_due():
+            if locked.attempts == 0:
+                locked.delete()
+            return False
         locked.attempts += 1
         try:
-            build().send()
+            message.send()
             locked.sent_at = timezone.now()
         except SEND_ERRORS as exc:
             error = exc
@@ -229,19 +245,49 @@ def deliver_once(
 
 
 def _people_to_act(game: Game) -> list[Seat]:
+    """The people who must act at the position ``game`` was read at: its ``to_act`` column is
+    written in the same UPDATE as its ``seq``, so one row read gives both for the same turn."""
     return list(
-        Seat.objects.filter(game=game, must_act=True, user__isnull=False, replaced_by_bot=False)
+        Seat.objects.filter(game=game, position__in=game.to_act, user__isnull=False, replaced_by_bot=False)
         .select_related("user")
         .order_by("position")
     )
 
 
+def _game_at(game: Game, seq: int, position: int) -> Callable[[], bool]:
+    """A check, for ``deliver_once``: is ``game`` still at ``seq`` with a person at ``position``
+    to act? It takes a share lock on the game row, held until the send is over: a move in the
+    game (which locks the row for update) waits, so the turn cannot end mid-send; email tasks
+    for the same game do not wait for each other. (SQLite: the transaction holds the database's
+    write lock already.)"""
+    table = connection.ops.quote_name(Game._meta.db_table)
+    lock = " FOR SHARE" if connection.features.has_select_for_update else ""
+    sql = f"SELECT seq, status FROM {table} WHERE id = %s{lock}"
+
+    def check() -> bool:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [game.pk])
+            row = cursor.fetchone()
+        if row is None or row[0] != seq or row[1] != Game.Status.ACTIVE:
+            return False
+        # Seat.must_act is written with the seq it belongs to, and the lock above waited for
+        # any move in progress: it is the turn at ``seq``.
+        return Seat.objects.filter(
+            game_id=game.pk, position=position, must_act=True, user__isnull=False, replaced_by_bot=False
+        ).exists()
+
+    return check
+
+
 def send_turn_emails(*, game_id: int, seq: int) -> int:
     """"Your turn" to each person who must act in ``game_id`` at ``seq``. Returns emails sent.
 
-    Nothing when the game has moved past ``seq``. A seat is emailed once per turn: not when it
-    made the event at ``seq`` itself (it is still in the middle of its turn), and not when it
-    was already emailed since its last move (another seat acted in a simultaneous phase).
+    Nothing when the game has moved past ``seq``, now or by the time an email would go out.
+    A seat is emailed once per turn: not when it made the event at ``seq`` itself (it is still
+    in the middle of its turn), and not when it was already emailed since its last move
+    (another seat acted in a simultaneous phase).
+    A move the system made for the seat (a forced pass, a timeout) does not count as the
+    person being there: a question asked of them right after it is emailed.
     """
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.ACTIVE or game.seq != seq:
@@ -253,20 +299,34 @@ def send_turn_emails(*, game_id: int, seq: int) -> int:
         assert user is not None
         if not user.email or not presence.wants_turn_email(preference(user), seat):
             continue
-        if latest is not None and latest.seat == seat.position and latest.kind in OWN_MOVE_KINDS:
+        # Their own move, or their own take-back of one (issue 17): still mid-turn.
+        if latest is not None and latest.seat == seat.position and latest.kind in (
+            Event.Kind.ACTION, Event.Kind.TAKE_BACK
+        ):
             continue
-        since = last_own_move(game, seat.position)
-        turn_notes = Notification.objects.filter(user=user, game=game, kind=Kind.TURN)
-        earlier = turn_notes.values_list("key", flat=True)
+        since = last_own_move(game, seat.position, upto=seq)
+        # Only emails that went out count: one for a turn that ended before it was sent was
+        # dropped and does not stand for this turn.
+        earlier = Notification.objects.filter(
+            user=user, game=game, kind=Kind.TURN, sent_at__isnull=False
+        ).values_list("key", flat=True)
         if any(key.isdigit() and since < int(key) < seq for key in earlier):
             continue
 
         def build(user: User = user, seat: Seat = seat, since: int = since) -> EmailMultiAlternatives:
-            context = _game_context(user, game, seat.position, seq, after=since)
-            return render("turn", to=user.email, subject=f"Your turn in {game.display_name}",
-                          context=context, user=user)
+            from games.inbound.moves import reply_context, with_reply_to
 
-        sent += deliver_once(user=user, game=game, kind=Kind.TURN, key=str(seq), build=build)
+            context = _game_context(user, game, seat.position, seq, after=since)
+            # The numbered moves and the signed address a reply with a number goes to.
+            context.update(reply_context(game, seat.position, seq))
+            message = render("turn", to=user.email, subject=f"Your turn in {game.display_name}",
+                             context=context, user=user)
+            # Which turn this email is for, for mail filters and the fault-injection suite.
+            message.extra_headers.update({"X-Game-Id": str(game.pk), "X-Game-Seq": str(seq)})
+            return with_reply_to(message, context)
+
+        sent += deliver_once(user=user, game=game, kind=Kind.TURN, key=str(seq), build=build,
+                             still_due=_game_at(game, seq, seat.position))
     return sent
 
 
@@ -287,7 +347,8 @@ def send_reminders(*, game_id: int, seq: int) -> int:
             return render("reminder", to=user.email, subject=f"Reminder: your move in {game.display_name}",
                           context=context, user=user)
 
-        sent += deliver_once(user=user, game=game, kind=Kind.REMINDER, key=str(seq), build=build)
+        sent += deliver_once(user=user, game=game, kind=Kind.REMINDER, key=str(seq), build=build,
+                             still_due=_game_at(game, seq, seat.position))
     return sent
 
 
@@ -333,13 +394,20 @@ def send_timeout_emails(*, game_id: int, seq: int) -> int:
     event, late = found
     game = event.game
     late_label = late.label if late is not None else f"Seat {event.seat}"
+    # A turn of several actions timed out as a whole: the timeout's move and the bot's moves
+    # that finished the turn for the same seat, by the same actor.
+    run = [event]
+    for later in Event.objects.filter(game=game, seq__gt=seq).order_by("seq")[:MAX_SENTENCES]:
+        if later.kind != Event.Kind.BOT or later.seat != event.seat or later.actor != event.actor:
+            break
+        run.append(later)
 
     def make(user: User, seat: Seat) -> EmailMultiAlternatives:
         context = {
             **_game_context(user, game, seat.position, game.seq),
             "late_player": late_label,
             "is_you": seat.position == event.seat,
-            "move": event_text(event, game, seat.position),
+            "move": " ".join(event_text(e, game, seat.position) for e in run),
         }
         who = "you" if context["is_you"] else late_label
         subject = f"Timeout in {game.display_name}: {who} ran out of time"
@@ -466,15 +534,10 @@ def invitation_url(invitation: Invitation) -> str:
 
 
 def send_invitation(invitation: Invitation) -> None:
-    """Queue the invitation email; it goes out once the current transaction commits."""
-    invitation_id = invitation.pk
+    """Queue the invitation email in the outbox; it goes out once the current transaction commits."""
+    from games import side_effects
 
-    def queue() -> None:
-        from games import tasks
-
-        tasks.send_invitation_email.delay(invitation_id)
-
-    transaction.on_commit(queue)
+    side_effects.after_invitations([invitation])
 
 
 def send_invitation_now(*, invitation_id: int) -> bool:
@@ -488,6 +551,9 @@ def send_invitation_now(*, invitation_id: int) -> bool:
     user = accounts.order_by("pk").first()
 
     def build() -> EmailMultiAlternatives:
+        from games.inbound.addresses import invitation_address, replies_enabled
+        from games.inbound.moves import with_reply_to
+
         context = {
             "game": game,
             "game_name": game.display_name,
@@ -496,9 +562,12 @@ def send_invitation_now(*, invitation_id: int) -> bool:
             "rules_id": game.rules_id,
             "players": game.players,
             "move_hours": int(game.move_time.total_seconds() // 3600),
+            # Replying "join" takes the seat (games/inbound/handle.py).
+            "reply_address": invitation_address(invitation.pk) if replies_enabled() else "",
         }
         subject = f"{inviter} invites you to {game.display_name}"
-        return render("invitation", to=invitation.email, subject=subject, context=context, user=user)
+        message = render("invitation", to=invitation.email, subject=subject, context=context, user=user)
+        return with_reply_to(message, context)
 
     if user is None:
         try:

@@ -11,7 +11,8 @@ full action stays in the row.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.base import Action, Step
@@ -28,6 +29,8 @@ class Viewer:
     # The game is over and its rule set lets the seed be shown then (not Captain Lucky's,
     # whose seed would give away the hands it keeps secret for ever).
     seed_revealed: bool = False
+    # "user:<id>" -> "user:<user name>" for the people of the game: ids stay internal.
+    names: Mapping[str, str] = field(default_factory=dict)
 
 
 def payload(step: Step[Any], action: Action) -> dict[str, Any]:
@@ -41,6 +44,14 @@ def payload(step: Step[Any], action: Action) -> dict[str, Any]:
     if step.full_text is not None:
         stored["full_text"] = step.full_text
     return stored
+
+
+def public_actor(actor: str, names: Mapping[str, str]) -> str:
+    """Who made an event, as callers see it: ``user:<id>`` (stored so a rename changes no
+    history) becomes ``user:<user name>``, public in every seat list; ids stay internal."""
+    if actor.startswith("user:"):
+        return names.get(actor, "user")
+    return actor
 
 
 def started_text(event: Event) -> str:
@@ -82,7 +93,7 @@ def shape(event: Event, viewer: Viewer) -> dict[str, Any]:
         "seq": event.seq,
         "kind": event.kind,
         "seat": event.seat,
-        "actor": event.actor,
+        "actor": public_actor(event.actor, viewer.names),
         "action": action_for(event, viewer),
         "text": text_for(event, viewer),
         "created_at": event.created_at,

@@ -11,8 +11,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 
 import engine
+from games import safejson
 from games.models import Game, PlayerProfile, Seat
 from games.services.accounts import timezone_names
+from games.services.lobby import MAX_OPTIONS_BYTES
 
 User = get_user_model()
 
@@ -30,12 +32,10 @@ class SignupForm(UserCreationForm):
         fields = ("username", "display_name", "email")
 
     def clean_email(self) -> str:
-        email = self.cleaned_data["email"].strip()
-        if User.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError(
-                "An account with this email exists already: log in or reset its password."
-            )
-        return email
+        # A taken address is not refused: that answer would tell anyone which addresses have an
+        # account (the log-in-link and reset pages do not either). An address may serve several
+        # accounts; log-in links and resets go to each of them.
+        return str(self.cleaned_data["email"]).strip()
 
     def clean_timezone(self) -> str:
         zone = (self.cleaned_data.get("timezone") or "").strip()
@@ -134,6 +134,14 @@ class GameCreateForm(forms.Form):
         required=False, label="Start as soon as every seat is taken",
         help_text="Otherwise you start it yourself; either way we email you when the last seat fills.",
     )
+    options = forms.CharField(
+        required=False,
+        max_length=MAX_OPTIONS_BYTES,
+        label="Options (advanced)",
+        help_text="A JSON object the rule set understands, such as a custom card set. Options that "
+        "fix the deal (a deck order, the first seat) are for private games only.",
+        widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false", "placeholder": "{}"}),
+    )
     invite = forms.CharField(
         required=False,
         label="Invite friends by email",
@@ -164,6 +172,18 @@ class GameCreateForm(forms.Form):
         if choice == "auto":
             return not (self.cleaned_data.get("invite") or "").strip()
         return choice == "public"
+
+    def clean_options(self) -> dict[str, Any]:
+        text = str(self.cleaned_data.get("options") or "").strip()
+        if not text:
+            return {}
+        try:
+            options = safejson.loads(text)
+        except safejson.UnsafeJSON as exc:
+            raise forms.ValidationError(str(exc)) from None
+        if not isinstance(options, dict):
+            raise forms.ValidationError('Options must be a JSON object, such as {"first_seat": 0}.')
+        return options
 
     def move_timedelta(self) -> timedelta:
         return timedelta(hours=int(self.cleaned_data["move_time"].rstrip("h")))

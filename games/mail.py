@@ -49,11 +49,17 @@ class OutboxEntry:
     date: str
     text: str
     html: str | None
+    reply_to: str = ""
+
+
+def _parse(path: Path) -> ParsedMessage:
+    parsed = message_from_bytes(path.read_bytes(), policy=policy.default)
+    assert isinstance(parsed, ParsedMessage)
+    return parsed
 
 
 def _read(path: Path) -> OutboxEntry:
-    parsed = message_from_bytes(path.read_bytes(), policy=policy.default)
-    assert isinstance(parsed, ParsedMessage)
+    parsed = _parse(path)
     text_part = parsed.get_body(preferencelist=("plain",))
     html_part = parsed.get_body(preferencelist=("html",))
     return OutboxEntry(
@@ -64,6 +70,7 @@ def _read(path: Path) -> OutboxEntry:
         date=str(parsed.get("Date", "")),
         text=text_part.get_content() if text_part is not None else "",
         html=html_part.get_content() if html_part is not None else None,
+        reply_to=str(parsed.get("Reply-To", "")),
     )
 
 
@@ -75,10 +82,24 @@ def outbox_entries(limit: int = 200) -> list[OutboxEntry]:
     return [_read(p) for p in paths]
 
 
-def outbox_entry(name: str) -> OutboxEntry | None:
-    folder = Path(settings.EMAIL_OUTBOX_DIR)
-    path = folder / name
+def _outbox_path(name: str) -> Path | None:
+    path = Path(settings.EMAIL_OUTBOX_DIR) / name
     # Only plain file names of this folder: nothing outside it can be read.
-    if "/" in name or "\\" in name or not name.endswith(".eml") or not path.is_file():
+    if "/" in name or "\\" in name or not name.endswith(".eml"):
         return None
-    return _read(path)
+    try:
+        found = path.is_file()
+    except (OSError, ValueError):  # a name too long for the file system is no entry either
+        return None
+    return path if found else None
+
+
+def outbox_entry(name: str) -> OutboxEntry | None:
+    path = _outbox_path(name)
+    return _read(path) if path is not None else None
+
+
+def outbox_message(name: str) -> ParsedMessage | None:
+    """The email itself (for the reply box, which answers it as a mail client would)."""
+    path = _outbox_path(name)
+    return _parse(path) if path is not None else None

@@ -150,6 +150,8 @@ class Seat(models.Model):
         indexes: ClassVar[list[models.Index]] = [
             # "Games waiting for user X": the lobby's first query.
             models.Index(fields=["user", "must_act"], name="seat_user_must_act"),
+            # The repair sweep: the seats to act now, about one per running game.
+            models.Index(fields=["game"], name="seat_to_act", condition=Q(must_act=True)),
         ]
 
     def __str__(self) -> str:
@@ -214,9 +216,10 @@ class Event(models.Model):
         ordering: ClassVar[list[str]] = ["game", "seq"]
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq"),
+            # Per player: a key one player used does not stop another player's move.
             models.UniqueConstraint(
-                fields=["game", "idempotency_key"],
-                name="event_unique_idempotency_key",
+                fields=["game", "actor", "idempotency_key"],
+                name="event_unique_actor_idempotency_key",
                 condition=~Q(idempotency_key=""),
             ),
             models.CheckConstraint(condition=Q(seq__gte=1), name="event_seq_positive"),
@@ -315,13 +318,15 @@ class Notification(models.Model):
         GAME_OVER = "game_over", "Game over"
         DIGEST = "digest", "Daily digest"
         SEATS_FILLED = "seats_filled", "Every seat is taken"
+        ANSWER = "answer", "Answer to an emailed reply"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     game = models.ForeignKey(
         Game, null=True, blank=True, on_delete=models.CASCADE, related_name="notifications"
     )
     kind = models.CharField(max_length=16, choices=Kind.choices)
-    # What the email is about: the game's seq for game emails, YYYYMMDD for a digest.
+    # What the email is about: the game's seq for game emails, YYYYMMDD for a digest, the
+    # answered message's digest for an answer to a reply.
     key = models.CharField(max_length=32)
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
@@ -354,3 +359,56 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"chat {self.game_id}:{self.pk}"
+class Outbox(models.Model):
+    """A side effect a committed change owes: written in the change's own transaction, so
+    "committed" and "will happen" are one fact (a transactional outbox).
+
+    ``games.outbox.relay`` publishes pending rows that are due as Celery tasks and moves their
+    ``due_at`` one lease ahead; the task marks its row done once it has finished. A row whose
+    task never finished (a killed worker, a lost message) is due again when the lease runs out
+    and is published again: tasks are idempotent (games check their seq, emails keep
+    ``Notification`` rows), so a second run is harmless.
+    """
+
+    class Kind(models.TextChoices):
+        BOT_MOVE = "bot_move", "Bot move"
+        TURN = "turn", "Your-turn emails"
+        REMINDER = "reminder", "Reminders"
+        TIMEOUT = "timeout", "Timeout emails"
+        SEAT_TO_BOT = "seat_to_bot", "Seat-to-bot emails"
+        GAME_OVER = "game_over", "Game-over emails"
+        INVITATION = "invitation", "Invitation email"
+        # The last seat was taken (key: that seat's id): email the creator, auto-start (issue 17).
+        SEATS_FILLED = "seats_filled", "Every seat is taken"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        DONE = "done", "Done"
+        FAILED = "failed", "Given up"
+
+    # No index of its own: the unique ``outbox_once`` starts with it (one index less to
+    # write on every move).
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", db_index=False)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    # What the effect is about: the seq of the event it follows (game emails and bot moves),
+    # the game's final seq (game over) or the invitation's id.
+    key = models.PositiveBigIntegerField()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    # When the relay publishes it next: at first the time it is due, then one lease later.
+    due_at = models.DateTimeField()
+    attempts = models.PositiveSmallIntegerField(default=0, help_text="How often it was published.")
+    created_at = models.DateTimeField()
+    published_at = models.DateTimeField(null=True, blank=True)
+    done_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["game", "kind", "key"], name="outbox_once"),
+        ]
+        indexes: ClassVar[list[models.Index]] = [
+            # The relay: pending rows by due time (done rows leave the index).
+            models.Index(fields=["due_at"], name="outbox_due", condition=Q(status="pending")),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.game_id}:{self.key} {self.status}"

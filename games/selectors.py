@@ -14,9 +14,10 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 
 from games import eventlog, rows
-from games.eventlog import Viewer
+from games.eventlog import Viewer, public_actor
 from games.models import Event, Game, Seat, person_name
 from games.services.errors import Forbidden, InvalidInput, NotFound
+from games.services.lobby import fixed_deal_options
 from games.services.state import load_state, rules_for
 
 AnyUser = User | AnonymousUser
@@ -51,6 +52,22 @@ def visible_game(game_id: object, user: AnyUser | None) -> Game:
     return game
 
 
+def visible_options(game: Game) -> dict[str, Any]:
+    """The game's options, without those its rule set declares secret (an explicit deck is the
+    deck order): hidden like the seed until the end, and for ever when the rule set never
+    reveals the seed (Captain Lucky's deck would give away the hands, K-END-4)."""
+    if seed_revealed(game):
+        return dict(game.options)
+    secret = {info.name for info in rules_for(game).options if info.secret}
+    return {name: value for name, value in game.options.items() if name not in secret}
+
+
+def fixed_deal_parts(game: Game) -> list[str]:
+    """The options of ``game`` that fixed what the seed would have drawn (empty for a fair
+    shuffle). Their names are public from the start; their values only if not secret."""
+    return fixed_deal_options(rules_for(game), game.options) if game.fixed_deal else []
+
+
 def seats_summary(game: Game, seats: list[Seat] | None = None) -> list[dict[str, Any]]:
     return [
         {
@@ -78,8 +95,8 @@ def game_detail(game: Game, user: AnyUser | None, seats: list[Seat] | None = Non
         "players": game.players,
         "is_public": game.is_public,
         "fixed_deal": game.fixed_deal,
-        # An explicit deck (a fixed deal) is the deck order: secret like the seed until the end.
-        "options": game.options if game.is_over else {k: v for k, v in game.options.items() if k != "deck"},
+        "fixed_deal_options": fixed_deal_parts(game),
+        "options": visible_options(game),
         "created_by": game.created_by.get_username(),
         "seq": game.seq,
         "seats": seats_summary(game, seats),
@@ -135,11 +152,20 @@ def open_public_games(user: AnyUser | None) -> QuerySet[Game]:
     return games.order_by("-created_at")
 
 
+def _actor_names(game: Game, seats: list[Seat] | None = None) -> dict[str, str]:
+    names = {f"user:{game.created_by_id}": f"user:{game.created_by.get_username()}"}
+    for seat in game.seats.all() if seats is None else seats:
+        if seat.user is not None:
+            names[f"user:{seat.user_id}"] = f"user:{seat.user.get_username()}"
+    return names
+
+
 def log_viewer(game: Game, user: AnyUser | None, seats: list[Seat] | None = None) -> Viewer:
     """Whose eyes the log is shaped for: the user's seat (if any) and whether the game is over."""
     seat = user_seat(game, user, seats)
     position = seat.position if seat is not None else None
-    return Viewer(seat=position, game_over=game.is_over, seed_revealed=seed_revealed(game))
+    names = _actor_names(game, seats)
+    return Viewer(seat=position, game_over=game.is_over, seed_revealed=seed_revealed(game), names=names)
 
 
 def seed_revealed(game: Game) -> bool:
@@ -198,13 +224,14 @@ def export_rows(game: Game) -> list[dict[str, Any]]:
             "hands, which stay secret for ever."
         )
     rows: list[dict[str, Any]] = []
+    names = _actor_names(game)
     for event in Event.objects.filter(game=game).order_by("seq"):
         row: dict[str, Any] = {
             "seq": event.seq,
             "kind": event.kind,
             "seat": event.seat,
             "payload": event.payload,
-            "actor": event.actor,
+            "actor": public_actor(event.actor, names),
             # The chain (engine/chain.py) lets anyone check the log with `python -m engine
             # replay`. Only exported after the end: while a game runs, two consecutive hashes
             # would let a player test guesses of a hidden action against them.

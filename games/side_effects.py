@@ -1,83 +1,59 @@
-"""What happens after an event is committed: bot moves and emails, queued as Celery tasks.
+"""What a committed change owes: bot moves and emails, written as outbox rows in its transaction.
 
-Everything here runs from ``transaction.on_commit``: a task never sees an uncommitted event,
-and a rolled-back append sends nothing. Tasks take ids and a seq and do nothing when the game
-has moved past that seq, so each is safe to run twice.
+Every function here runs inside the change's transaction (the caller holds the game lock) and
+writes the rows with ``games.outbox.add``: a rolled-back append owes nothing, and a committed
+one owes its side effects whatever the broker does at that moment. The relay turns the rows
+into tasks (see ``games.outbox``). Tasks take ids and a seq and do nothing when the game has
+moved past that seq, so each is safe to run twice.
 """
 
 from __future__ import annotations
 
 from django.conf import settings
-from django.db import transaction
 
-from games.models import Event, Game
+from games import outbox
+from games.models import Event, Game, Invitation
+
+Kind = outbox.Kind
 
 
 def after_append(game: Game, *, bot_seats: list[int]) -> None:
-    """Queue what follows the position ``game`` is now in: bot moves, "your turn" emails for
-    the people to act, or the game-over emails."""
-    game_id, seq = game.pk, game.seq
+    """What follows the position ``game`` is now in: a bot move (``BOT_MOVE_DELAY_SECONDS``
+    later), "your turn" emails for the people to act, or the game-over emails."""
+    seq = game.seq
     people_to_act = bool(set(game.to_act) - set(bot_seats))
-    finished = game.status == Game.Status.FINISHED
-    running = game.status == Game.Status.ACTIVE
-
-    def queue() -> None:
-        from games import tasks
-
-        if bot_seats:
-            tasks.bot_move.apply_async((game_id, seq), countdown=settings.BOT_MOVE_DELAY_SECONDS)
-        if running and people_to_act:
-            # After a grace period: a move taken back within it moves the game past ``seq``,
-            # and the send path sends nothing for a seq the game has moved past.
-            tasks.notify_turn.apply_async((game_id, seq), countdown=settings.TURN_EMAIL_GRACE_SECONDS)
-        if finished:
-            tasks.notify_game_over.delay(game_id)
-
-    transaction.on_commit(queue)
+    effects: list[outbox.Effect] = []
+    if bot_seats:
+        effects.append(outbox.Effect(Kind.BOT_MOVE, game.pk, seq, settings.BOT_MOVE_DELAY_SECONDS))
+    if game.status == Game.Status.ACTIVE and people_to_act:
+        # After a grace period (issue 17): a move taken back within it moves the game past
+        # ``seq``, and the send path sends nothing for a seq the game has moved past.
+        effects.append(outbox.Effect(Kind.TURN, game.pk, seq, settings.TURN_EMAIL_GRACE_SECONDS))
+    if game.status == Game.Status.FINISHED:
+        effects.append(outbox.Effect(Kind.GAME_OVER, game.pk, seq))
+    outbox.add(effects)
 
 
 def after_reminder(game: Game) -> None:
-    """Queue the reminder emails for the turn ``game`` is at (its ``reminder_at`` was just cleared)."""
-    game_id, seq = game.pk, game.seq
-
-    def queue() -> None:
-        from games import tasks
-
-        tasks.notify_reminder.delay(game_id, seq)
-
-    transaction.on_commit(queue)
+    """The reminder emails for the turn ``game`` is at (its ``reminder_at`` was just cleared)."""
+    outbox.add([outbox.Effect(Kind.REMINDER, game.pk, game.seq)])
 
 
 def after_timeouts(game: Game, events: list[Event]) -> None:
-    """Queue the emails telling everyone about timeouts and seats handed to bots."""
-    game_id = game.pk
-    timeouts = [e.seq for e in events if e.kind == Event.Kind.TIMEOUT]
-    to_bot = [e.seq for e in events if e.kind == Event.Kind.SEAT_TO_BOT]
-    if not events:
-        return
-
-    def queue() -> None:
-        from games import tasks
-
-        for seq in timeouts:
-            tasks.notify_timeout.delay(game_id, seq)
-        for seq in to_bot:
-            tasks.notify_seat_to_bot.delay(game_id, seq)
-
-    transaction.on_commit(queue)
+    """The emails telling everyone about timeouts and seats handed to bots."""
+    kinds: dict[str, str] = {Event.Kind.TIMEOUT: Kind.TIMEOUT, Event.Kind.SEAT_TO_BOT: Kind.SEAT_TO_BOT}
+    outbox.add(outbox.Effect(kinds[e.kind], game.pk, e.seq) for e in events if e.kind in kinds)
 
 
-def seats_filled(game: Game) -> None:
-    """The last seat of a game in the lobby was just taken: tell its creator, and start it if
-    they asked for that (issue 17). The task checks again that the game is still full and waiting."""
-    game_id = game.pk
-    # A creator who is at the lobby usually starts the game at once: the email waits a little,
-    # and is not sent if the game has started by then. An auto-start happens at once.
+def after_invitations(invitations: list[Invitation]) -> None:
+    """The invitation emails (the invitation rows are in the same transaction)."""
+    outbox.add(outbox.Effect(Kind.INVITATION, i.game_id, i.pk) for i in invitations)
+
+
+def seats_filled(game: Game, last_seat_id: int) -> None:
+    """The last seat of a game in the lobby was just taken (``last_seat_id``): tell its creator,
+    and start it if they asked for that (issue 17). A creator who is at the lobby usually starts
+    the game at once, so the email waits a little and is dropped if the game started by then;
+    an auto-start happens at once. The task checks again that the game is still full and waiting."""
     delay = 0 if game.auto_start else settings.SEATS_FILLED_EMAIL_DELAY_SECONDS
-
-    def queue() -> None:
-        from games import tasks
-
-        tasks.seats_filled.apply_async((game_id,), countdown=delay)
-
-    transaction.on_commit(queue)
+    outbox.add([outbox.Effect(Kind.SEATS_FILLED, game.pk, last_seat_id, delay)])

@@ -1,23 +1,59 @@
 """Celery tasks: thin interfaces that take ids, call a service and own their retries.
 
 Every task is safe to run twice: the game services check the seq they were queued for, and
-the email senders keep a ``Notification`` row per email (see ``games.emails``).
+the email senders keep a ``Notification`` row per email (see ``games.emails``). Tasks queued
+through the outbox (``games.outbox``) get the row's id as ``outbox_id`` and mark it done when
+they have finished; a task that dies first leaves its row to be published again.
+
+What is transient (the database or the broker restarting, a dropped connection) is retried
+with exponential backoff; a mail server's errors have their own, slower backoff.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
+import kombu.exceptions
+import redis.exceptions
 from celery import Task, shared_task
+from django import db
 from django.conf import settings
 from django.utils import timezone
 
-from games import emails
+from games import emails, outbox
 
 log = logging.getLogger(__name__)
+
+# Errors after which the same task is likely to succeed a little later.
+TRANSIENT_ERRORS: tuple[type[Exception], ...] = (
+    db.OperationalError,
+    db.InterfaceError,
+    kombu.exceptions.OperationalError,
+    redis.exceptions.ConnectionError,
+    redis.exceptions.TimeoutError,
+)
+
+
+class OutboxTask(Task):
+    """Retries transient errors with exponential backoff (1, 2, 4 ... seconds, at most
+    ``TASK_RETRY_MAX_SECONDS``, jittered). A retry of a task from the outbox pushes its row's
+    lease past the retry's countdown, so the relay does not publish it a second time while
+    the retry is waiting."""
+
+    autoretry_for = TRANSIENT_ERRORS
+    retry_backoff = 1
+    retry_backoff_max = settings.TASK_RETRY_MAX_SECONDS
+    retry_jitter = True
+    max_retries = settings.TASK_MAX_RETRIES
+
+    def retry(self, *args: Any, **kwargs: Any) -> Any:
+        countdown = kwargs.get("countdown")
+        outbox.extend(self.request.kwargs.get("outbox_id") if self.request.kwargs else None,
+                      float(countdown or self.default_retry_delay or 0))
+        return super().retry(*args, **kwargs)
 
 
 @shared_task(name="games.ping", ignore_result=False)
@@ -26,12 +62,14 @@ def ping(token: str) -> str:
     return f"pong:{token}"
 
 
-@shared_task(name="games.bot_move")
-def bot_move(game_id: int, seq: int) -> int:
+@shared_task(base=OutboxTask, name="games.bot_move", acks_late=True)
+def bot_move(game_id: int, seq: int, outbox_id: int | None = None) -> int:
     """Plays the bot seats that must act in ``game_id`` if it is still at ``seq``; returns moves made."""
     from games.services import bot_play
 
-    return len(bot_play(game_id=game_id, expected_seq=seq))
+    moves = len(bot_play(game_id=game_id, expected_seq=seq))
+    outbox.done(outbox_id)
+    return moves
 
 
 def retry_countdown(retries: int) -> int:
@@ -39,63 +77,78 @@ def retry_countdown(retries: int) -> int:
     return int(min(settings.EMAIL_RETRY_BASE_SECONDS * 2**retries, settings.EMAIL_RETRY_MAX_SECONDS))
 
 
-def _sending(task: Task, send: Callable[[], Any]) -> Any:
-    """Runs ``send``; when the mail server fails, retries the task later with backoff.
+def _sending(task: Task, send: Callable[[], Any], outbox_id: int | None) -> Any:
+    """Runs ``send`` and marks the outbox row done; when the mail server fails, retries the
+    task later with backoff, and gives the row up after the last retry.
 
     Emails already sent are not sent again on the retry: their Notification rows say so.
     """
     try:
-        return send()
+        result = send()
     except emails.SEND_ERRORS as exc:
         retries = task.request.retries
+        if retries >= settings.EMAIL_MAX_RETRIES:
+            log.error("%s: mail server failed (%s); giving up after %s retries", task.name, exc, retries)
+            outbox.give_up(outbox_id)
+            raise
         countdown = retry_countdown(retries)
         log.warning("%s: mail server failed (%s); retry %s in %ss", task.name, exc, retries + 1, countdown)
         raise task.retry(exc=exc, countdown=countdown, max_retries=settings.EMAIL_MAX_RETRIES) from exc
+    outbox.done(outbox_id)
+    return result
 
 
-@shared_task(bind=True, name="games.notify_turn", acks_late=True)
-def notify_turn(self: Task, game_id: int, seq: int) -> int:
+@shared_task(bind=True, base=OutboxTask, name="games.notify_turn", acks_late=True)
+def notify_turn(self: Task, game_id: int, seq: int, outbox_id: int | None = None) -> int:
     """"Your turn" emails for the people who must act in ``game_id`` at ``seq``; returns emails sent."""
-    return int(_sending(self, lambda: emails.send_turn_emails(game_id=game_id, seq=seq)))
+    return int(_sending(self, lambda: emails.send_turn_emails(game_id=game_id, seq=seq), outbox_id))
 
 
-@shared_task(bind=True, name="games.notify_reminder", acks_late=True)
-def notify_reminder(self: Task, game_id: int, seq: int) -> int:
+@shared_task(bind=True, base=OutboxTask, name="games.notify_reminder", acks_late=True)
+def notify_reminder(self: Task, game_id: int, seq: int, outbox_id: int | None = None) -> int:
     """Reminders before the deadline for the people who still must act at ``seq``."""
-    return int(_sending(self, lambda: emails.send_reminders(game_id=game_id, seq=seq)))
+    return int(_sending(self, lambda: emails.send_reminders(game_id=game_id, seq=seq), outbox_id))
 
 
-@shared_task(bind=True, name="games.notify_timeout", acks_late=True)
-def notify_timeout(self: Task, game_id: int, seq: int) -> int:
+@shared_task(bind=True, base=OutboxTask, name="games.notify_timeout", acks_late=True)
+def notify_timeout(self: Task, game_id: int, seq: int, outbox_id: int | None = None) -> int:
     """Tells everyone in the game about the timeout recorded as event ``seq``."""
-    return int(_sending(self, lambda: emails.send_timeout_emails(game_id=game_id, seq=seq)))
+    return int(_sending(self, lambda: emails.send_timeout_emails(game_id=game_id, seq=seq), outbox_id))
 
 
-@shared_task(bind=True, name="games.notify_seat_to_bot", acks_late=True)
-def notify_seat_to_bot(self: Task, game_id: int, seq: int) -> int:
+@shared_task(bind=True, base=OutboxTask, name="games.notify_seat_to_bot", acks_late=True)
+def notify_seat_to_bot(self: Task, game_id: int, seq: int, outbox_id: int | None = None) -> int:
     """Tells everyone in the game that the seat of event ``seq`` is now played by a bot."""
-    return int(_sending(self, lambda: emails.send_seat_to_bot_emails(game_id=game_id, seq=seq)))
+    return int(_sending(self, lambda: emails.send_seat_to_bot_emails(game_id=game_id, seq=seq), outbox_id))
 
 
-@shared_task(bind=True, name="games.notify_game_over", acks_late=True)
-def notify_game_over(self: Task, game_id: int) -> int:
+@shared_task(bind=True, base=OutboxTask, name="games.notify_game_over", acks_late=True)
+def notify_game_over(self: Task, game_id: int, outbox_id: int | None = None) -> int:
     """The final scores and a replay link to everyone in a finished game."""
-    return int(_sending(self, lambda: emails.send_game_over_emails(game_id=game_id)))
+    return int(_sending(self, lambda: emails.send_game_over_emails(game_id=game_id), outbox_id))
 
 
-@shared_task(bind=True, name="games.send_invitation", acks_late=True)
-def send_invitation_email(self: Task, invitation_id: int) -> bool:
-    return bool(_sending(self, lambda: emails.send_invitation_now(invitation_id=invitation_id)))
+@shared_task(bind=True, base=OutboxTask, name="games.send_invitation", acks_late=True)
+def send_invitation_email(self: Task, invitation_id: int, outbox_id: int | None = None) -> bool:
+    return bool(_sending(self, lambda: emails.send_invitation_now(invitation_id=invitation_id), outbox_id))
 
 
-@shared_task(bind=True, name="games.send_digest", acks_late=True)
+@shared_task(bind=True, base=OutboxTask, name="games.answer_reply", acks_late=True)
+def answer_reply(self: Task, answer: dict[str, Any]) -> bool:
+    """The answer to an emailed reply (games/inbound/answers.py), once."""
+    from games.inbound import answers
+
+    return bool(_sending(self, lambda: answers.send(answers.from_task(answer)), None))
+
+
+@shared_task(bind=True, base=OutboxTask, name="games.send_digest", acks_late=True)
 def send_digest(self: Task, user_id: int, day: str) -> bool:
     """One user's digest for ``day`` (ISO date)."""
     the_day = date.fromisoformat(day)
-    return bool(_sending(self, lambda: emails.send_digest(user_id=user_id, day=the_day)))
+    return bool(_sending(self, lambda: emails.send_digest(user_id=user_id, day=the_day), None))
 
 
-@shared_task(name="games.daily_digest")
+@shared_task(base=OutboxTask, name="games.daily_digest")
 def daily_digest() -> int:
     """Beat, once a day: one digest task per person who chose the digest and has a game waiting."""
     day = timezone.now().date().isoformat()
@@ -105,18 +158,19 @@ def daily_digest() -> int:
     return len(recipients)
 
 
-@shared_task(bind=True, name="games.seats_filled", acks_late=True)
-def seats_filled(self: Task, game_id: int) -> bool:
+@shared_task(bind=True, base=OutboxTask, name="games.seats_filled", acks_late=True)
+def seats_filled(self: Task, game_id: int, outbox_id: int | None = None) -> bool:
     """The last seat was taken: auto-start if asked, and email the creator (issue 17)."""
     from games.seats_filled import handle_seats_filled
 
-    return bool(_sending(self, lambda: handle_seats_filled(game_id=game_id)))
+    return bool(_sending(self, lambda: handle_seats_filled(game_id=game_id), outbox_id))
 
 
-@shared_task(name="games.turn_emails_for_leavers", ignore_result=False)
+@shared_task(base=OutboxTask, name="games.turn_emails_for_leavers", ignore_result=False)
 def turn_emails_for_leavers() -> int:
     """Beat, every minute: turn emails for players who were at the table when their turn came
-    and left without moving (issue 17); returns the games emailed about."""
+    and left without moving (issue 17); returns the games emailed about. Nothing is lost if a
+    run fails: the next one finds the same players (no turn email recorded for them yet)."""
     from games import presence
 
     due = presence.turn_emails_for_leavers()
@@ -125,10 +179,18 @@ def turn_emails_for_leavers() -> int:
     return len(due)
 
 
-@shared_task(name="games.sweep", ignore_result=False)
+@shared_task(base=OutboxTask, name="games.sweep", ignore_result=False)
 def sweep() -> dict[str, int]:
-    """Beat, every minute: applies expired deadlines, then sends due reminders."""
+    """Beat, every minute: applies expired deadlines, sends due reminders, and re-queues the
+    side effects missing for any running game's position."""
     from games.services.timeouts import sweep_due
 
     result = sweep_due()
     return {"timeouts": result.timeouts, "reminders": result.reminders}
+
+
+@shared_task(base=OutboxTask, name="games.relay", max_retries=3)
+def relay(up_to: str | None = None) -> int:
+    """Publishes the outbox rows due by now (or by ``up_to``, an ISO time, for the delayed
+    nudge of a bot move); beat runs it every ``OUTBOX_RELAY_SECONDS``. Returns rows published."""
+    return outbox.relay(up_to=datetime.fromisoformat(up_to) if up_to else None)

@@ -3,6 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from games.inbound.webhooks import inbound_webhook
 from games.throttling import AccountEmailAddressThrottle, AccountEmailThrottle, LoginThrottle, throttle
 from games.views import accounts, lobby, replay, rules, site, table, unsubscribe
 
@@ -12,6 +13,9 @@ urlpatterns = [
     path("dev/outbox/", site.outbox_list, name="outbox"),
     path("dev/outbox/<str:name>/", site.outbox_detail, name="outbox-detail"),
     path("dev/outbox/<str:name>/html/", site.outbox_html, name="outbox-html"),
+    path("dev/outbox/<str:name>/reply/", site.outbox_reply, name="outbox-reply"),
+    # Replies by email posted by hosted mail providers (django-anymail).
+    path("mail/inbound/<slug:provider>/", inbound_webhook, name="mail-inbound"),
     path("l/<str:token>/", site.login_link, name="login-link"),
     path("unsubscribe/<str:token>/", unsubscribe.unsubscribe, name="unsubscribe"),
     # Accounts: sign-up, log-in links and the profile; Django's auth views for the rest.
@@ -22,7 +26,7 @@ urlpatterns = [
     path("accounts/login/", throttle(LoginThrottle)(auth_views.LoginView.as_view()), name="login"),
     path(
         "accounts/password_reset/",
-        throttle(AccountEmailThrottle, AccountEmailAddressThrottle)(auth_views.PasswordResetView.as_view()),
+        throttle(AccountEmailThrottle, AccountEmailAddressThrottle)(accounts.PasswordResetView.as_view()),
         name="password_reset",
     ),
     path("accounts/", include("django.contrib.auth.urls")),

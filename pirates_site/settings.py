@@ -11,13 +11,14 @@ from __future__ import annotations
 import re
 import warnings
 from datetime import timedelta
+from email.utils import parseaddr
 from pathlib import Path
 
 import dj_database_url
 from celery.schedules import crontab
 from csp.constants import NONE, SELF
 
-from pirates_site.config import ConfigError, env_bool, env_int, env_list, env_str, require
+from pirates_site.config import FALSE_WORDS, ConfigError, env_bool, env_int, env_list, env_str, require
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("VAR_DIR") or BASE_DIR / "var")
@@ -51,11 +52,14 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "axes",
+    "anymail",
     "games",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before anything reads the session, a token or a form: a NUL is refused with a 400.
+    "games.middleware.RefuseNulMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -63,7 +67,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # The player's own time zone for every date a page shows (issue 17).
-    "games.middleware.PlayerTimezoneMiddleware",
+    "games.timezones.PlayerTimezoneMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     # Last, as django-axes asks: it turns a locked-out log-in into the 429 response.
@@ -116,6 +120,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
 LANGUAGE_CODE = "en"
@@ -191,10 +196,30 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL") or "Pirates by Mail <captain@
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 DEV_OUTBOX_PAGE = env_bool("DEV_OUTBOX_PAGE", DEBUG)
 
+# Playing by mail (games/inbound/): turn emails carry a signed Reply-To at REPLY_DOMAIN (by
+# default the domain of DEFAULT_FROM_EMAIL; "off" turns replies off). Replies come in through
+# `manage.py mail_ingest` (an MTA pipe) or a provider's webhook at /mail/inbound/<provider>/,
+# which answers only when ANYMAIL_WEBHOOK_SECRET (basic auth "user:password") is set.
+_from_domain = parseaddr(DEFAULT_FROM_EMAIL)[1].rpartition("@")[2]
+_reply_domain = (env_str("REPLY_DOMAIN") or _from_domain).strip().lower()
+REPLY_DOMAIN = "" if _reply_domain in FALSE_WORDS else _reply_domain
+# Larger incoming messages are ignored unread (a reply with a number is a few kilobytes).
+INBOUND_MAX_BYTES = env_int("INBOUND_MAX_BYTES", 256 * 1024)
+# Only what is set: an empty signing key would make a signature anyone can compute.
+ANYMAIL = {
+    name: value
+    for name in ("WEBHOOK_SECRET", "MAILGUN_WEBHOOK_SIGNING_KEY", "MAILERSEND_INBOUND_SECRET")
+    if (value := (env_str(f"ANYMAIL_{name}") or "").strip())
+}
+
 # Celery: Redis in production (REDIS_URL or CELERY_BROKER_URL); a folder broker by default.
 REDIS_URL = env_str("REDIS_URL") or ""
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or REDIS_URL or "filesystem://"
 CELERY_BROKER_FOLDER = Path(env_str("CELERY_BROKER_FOLDER") or VAR_DIR / "broker")
+# Redis only, explained below; checked against EMAIL_RETRY_MAX_SECONDS further down.
+CELERY_VISIBILITY_TIMEOUT = env_int(
+    "CELERY_VISIBILITY_TIMEOUT", env_int("EMAIL_RETRY_MAX_SECONDS", 600) + 300
+)
 if CELERY_BROKER_URL.startswith("filesystem://"):
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
         "data_folder_in": str(CELERY_BROKER_FOLDER / "queue"),
@@ -204,7 +229,32 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     }
     CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or f"file://{CELERY_BROKER_FOLDER / 'results'}"
 else:
-    CELERY_BROKER_TRANSPORT_OPTIONS = {}
+    # Redis (redis-py under kombu), chosen for a broker that restarts or hangs:
+    # - visibility_timeout: a message a worker has taken (acks late) stays invisible this long;
+    #   then Redis hands it out again, also while a worker still holds it waiting for its
+    #   countdown. So it must outlast the longest countdown (an email retry, at most
+    #   EMAIL_RETRY_MAX_SECONDS) plus a task's run, or a waiting retry runs twice (harmless,
+    #   the tasks are idempotent, but wasteful). A killed worker's tasks do not wait for it:
+    #   the outbox publishes their rows again after OUTBOX_LEASE_SECONDS.
+    # - socket_connect_timeout / socket_timeout: a broker that stops answering fails a publish
+    #   within seconds instead of hanging it (the after-commit nudge runs in web requests).
+    # - socket_keepalive and health_check_interval: idle connections are checked before use
+    #   and a half-open consumer connection is dropped and reconnected.
+    # - retry_on_timeout: one more try of a command that timed out on a connection that
+    #   turned out to be dead (a Redis restart), on a fresh connection.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+        "socket_connect_timeout": 3,
+        "socket_timeout": 5,
+        "socket_keepalive": True,
+        "health_check_interval": 10,
+        "retry_on_timeout": True,
+        # Opening a connection to publish is tried once, not for the 4 s of
+        # broker_connection_timeout: a request's after-commit nudge fails at once when the
+        # broker is down. Publishes with a retry policy (workers, beat) still retry by it,
+        # and the worker's consumer reconnects by broker_connection_max_retries.
+        "max_retries": 0,
+    }
     CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or CELERY_BROKER_URL
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE") or "pirates"
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
@@ -219,6 +269,20 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker or beat whose broker went away keeps reconnecting (with backoff) for as long as it
+# takes, instead of exiting after 100 tries; the supervisor (docker/commands/worker) restarts
+# it when it dies anyway.
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# On a lost broker connection a running task is left to finish rather than cancelled: its
+# late ack is lost, so the message comes back after the visibility timeout and runs again,
+# which our idempotent tasks shrug off. Cancelling could stop an email between the mail
+# server taking it and its Notification row saying so, which would send it twice.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
+# Publishing from a worker (the relay, retries) rides out a broker restart of a few seconds;
+# the relay then leaves what it could not publish due again, and requests do not retry at all.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 4, "interval_start": 0.2, "interval_step": 0.5, "interval_max": 2,
+}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_TIMEZONE = "UTC"
 
@@ -247,6 +311,7 @@ THROTTLE_RATES: dict[str, str | None] = {
     "account_email_address": "3/hour",  # the same, per email address asked for
     "game_create": "20/hour",  # per account
     "invitation": "30/hour",  # invitation requests per account (each may name several people)
+    "inbound_mail": "60/hour",  # emails read per sender address (replies that are moves)
 }
 _RATE = re.compile(r"off|\d+/(s|sec|second|m|min|minute|h|hour|d|day)")
 for _item in env_list("THROTTLE_RATES", []):
@@ -279,6 +344,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # JSON with a depth and size limit that refuses text no database can store (games/safejson.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "games.api.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "EXCEPTION_HANDLER": "games.api.exceptions.exception_handler",
@@ -328,14 +399,46 @@ SWEEP_INTERVAL_SECONDS = env_int("SWEEP_INTERVAL_SECONDS", 60)
 SWEEP_BATCH_SIZE = env_int("SWEEP_BATCH_SIZE", 200)
 # A failed send is retried after base, 2 x base, 4 x base ... up to a cap seconds (capped), this many times.
 EMAIL_RETRY_BASE_SECONDS = env_int("EMAIL_RETRY_BASE_SECONDS", 30)
-EMAIL_RETRY_MAX_SECONDS = env_int("EMAIL_RETRY_MAX_SECONDS", 3600)
-EMAIL_MAX_RETRIES = env_int("EMAIL_MAX_RETRIES", 8)
+# The cap stays below the broker's visibility timeout (see CELERY_BROKER_TRANSPORT_OPTIONS).
+EMAIL_RETRY_MAX_SECONDS = env_int("EMAIL_RETRY_MAX_SECONDS", 600)
+EMAIL_MAX_RETRIES = env_int("EMAIL_MAX_RETRIES", 12)
+# Other tasks retry what is transient (the database or broker restarting) after 1, 2, 4 ...
+# seconds (jittered), at most this long apart, this many times; the outbox covers the rest.
+if CELERY_VISIBILITY_TIMEOUT <= EMAIL_RETRY_MAX_SECONDS:
+    raise ConfigError("CELERY_VISIBILITY_TIMEOUT must be longer than EMAIL_RETRY_MAX_SECONDS")
+TASK_RETRY_MAX_SECONDS = env_int("TASK_RETRY_MAX_SECONDS", 60)
+TASK_MAX_RETRIES = env_int("TASK_MAX_RETRIES", 10)
+# The transactional outbox (games/outbox.py). Beat runs the relay this often (besides the
+# nudge after each commit); a published row whose task has not finished within the lease is
+# published again (the lease doubles with each publish, up to an hour), and given up after
+# this many publishes. The sweep re-queues missing side effects of positions this old.
+OUTBOX_RELAY_SECONDS = env_int("OUTBOX_RELAY_SECONDS", 5)
+OUTBOX_LEASE_SECONDS = env_int("OUTBOX_LEASE_SECONDS", 60)
+OUTBOX_MAX_ATTEMPTS = env_int("OUTBOX_MAX_ATTEMPTS", 10)
+OUTBOX_RELAY_BATCH = env_int("OUTBOX_RELAY_BATCH", 500)
+OUTBOX_REPAIR_AFTER_SECONDS = env_int("OUTBOX_REPAIR_AFTER_SECONDS", 60)
+# Done rows are deleted by the sweep this many days after they were done.
+OUTBOX_KEEP_DAYS = env_int("OUTBOX_KEEP_DAYS", 14)
 # The daily digest goes out at this hour (UTC).
 DIGEST_HOUR_UTC = env_int("DIGEST_HOUR_UTC", 7)
+# Periodic messages expire after one interval (10 s at least): a backlog built while no worker
+# ran is not worked through one by one when it comes back (the next one does the same work).
 CELERY_BEAT_SCHEDULE = {
-    "sweep": {"task": "games.sweep", "schedule": timedelta(seconds=SWEEP_INTERVAL_SECONDS)},
+    "sweep": {
+        "task": "games.sweep",
+        "schedule": timedelta(seconds=SWEEP_INTERVAL_SECONDS),
+        "options": {"expires": max(SWEEP_INTERVAL_SECONDS, 10)},
+    },
+    "outbox-relay": {
+        "task": "games.relay",
+        "schedule": timedelta(seconds=OUTBOX_RELAY_SECONDS),
+        "options": {"expires": max(OUTBOX_RELAY_SECONDS, 10)},
+    },
+    # Issue 17: turn emails for players who were at the table when their turn came and left.
     "turn-emails-for-leavers": {
-        "task": "games.turn_emails_for_leavers", "schedule": timedelta(seconds=SWEEP_INTERVAL_SECONDS)
+        "task": "games.turn_emails_for_leavers",
+        "schedule": timedelta(seconds=SWEEP_INTERVAL_SECONDS),
+        "options": {"expires": max(SWEEP_INTERVAL_SECONDS, 10)},
     },
     "daily-digest": {"task": "games.daily_digest", "schedule": crontab(minute=0, hour=DIGEST_HOUR_UTC)},
 }

@@ -14,11 +14,12 @@ import sys
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
-REAL_SERVER_MARKERS = ("postgres", "redis", "celery_worker", "smtp", "browser")
+REAL_SERVER_MARKERS = ("postgres", "redis", "celery_worker", "smtp", "browser", "faults")
 
 
 def redis_url() -> str:
@@ -147,3 +148,96 @@ def celery_worker_command(logfile: Path) -> list[str]:
         "--loglevel=INFO",
         f"--logfile={logfile}",
     ]
+
+
+@contextmanager
+def celery_broker(url: str, *, eager: bool = False) -> Iterator[None]:
+    """This process's Celery app publishes to ``url`` (a private Redis, or a port where nothing
+    listens) for the duration, not eagerly unless ``eager``; then everything is as before."""
+    from pirates_site.celery import app
+
+    names = ("broker_url", "broker_transport_options", "task_always_eager")
+    saved = {name: app.conf[name] for name in names}
+    # What settings give a Redis broker where it matters here: one connection attempt per
+    # publish, short socket timeouts.
+    options = {"max_retries": 0, "socket_connect_timeout": 2, "socket_timeout": 5}
+    app.conf.update(broker_url=url, broker_transport_options=options, task_always_eager=eager)
+    _drop_broker_pools(app)
+    try:
+        yield
+    finally:
+        app.conf.update(saved)
+        _drop_broker_pools(app)
+
+
+def _drop_broker_pools(app: object) -> None:
+    # Celery keeps one connection pool and one producer pool per app, taken on first use from
+    # kombu's pools for the broker URL of that moment: forget them, so the next publish takes
+    # those of the URL set now (kombu keeps each URL's pools, open, for when it is back).
+    app._pool = None  # type: ignore[attr-defined]
+    app.amqp._producer_pool = None  # type: ignore[attr-defined]
+
+
+@dataclass
+class RedisServer:
+    """A Redis server of a test's own (append-only, as in production) that it may stop and
+    start again on the same port with the same data."""
+
+    port: int
+    folder: Path
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        subprocess.run(
+            [
+                "redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "--port", str(self.port),
+                "--dir", str(self.folder), "--appendonly", "yes", "--save", "",
+                "--pidfile", str(self.folder / "redis.pid"), "--logfile", str(self.folder / "redis.log"),
+            ],
+            check=True,
+            timeout=10,
+        )
+        deadline = time.monotonic() + 10
+        while not self.answers():
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"redis on {self.port} did not start")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        subprocess.run(
+            ["redis-cli", "-p", str(self.port), "shutdown", "nosave"], capture_output=True, timeout=10
+        )
+        deadline = time.monotonic() + 10
+        while self.answers():
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"redis on {self.port} did not stop")
+            time.sleep(0.05)
+
+    def answers(self) -> bool:
+        import redis
+
+        try:
+            return bool(redis.Redis(port=self.port, socket_connect_timeout=0.5, socket_timeout=0.5).ping())
+        except redis.exceptions.RedisError:
+            return False
+
+
+def redis_server_problem() -> str | None:
+    if shutil.which("redis-server") is None or shutil.which("redis-cli") is None:
+        return "needs redis-server and redis-cli to start a Redis of its own"
+    return None
+
+
+@contextmanager
+def own_redis(folder: Path) -> Iterator[RedisServer]:
+    """A private Redis (see ``RedisServer``), stopped at the end whatever state it is in."""
+    server = RedisServer(free_port(), folder)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

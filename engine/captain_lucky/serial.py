@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.base import rng_state_from_json, rng_state_to_json
+from engine.base import json_list, rng_state_from_json, rng_state_to_json, whole_number
 from engine.captain_lucky.cards import KIND_INDEX, KINDS, MAX_PLAYERS, MIN_PLAYERS, composition
 from engine.captain_lucky.state import (
     BY_CAPTAIN,
@@ -91,18 +91,6 @@ def dump(state: LuckyState, *, rules_id: str, version: int) -> dict[str, Any]:
     }
 
 
-def _int(value: Any, name: str, low: int, high: int) -> int:
-    if type(value) is not int or not low <= value <= high:
-        raise InvalidSnapshot(f"{name} must be a whole number from {low} to {high}")
-    return value
-
-
-def _list(value: Any, name: str, length: int | None = None) -> list[Any]:
-    if not isinstance(value, list) or (length is not None and len(value) != length):
-        raise InvalidSnapshot(f"{name} must be a list" + ("" if length is None else f" of {length}"))
-    return value
-
-
 def _kind(value: Any, name: str) -> int:
     if not isinstance(value, str) or value not in KIND_INDEX:
         raise InvalidSnapshot(f"{name}: unknown kind {value!r}")
@@ -110,7 +98,7 @@ def _kind(value: Any, name: str) -> int:
 
 
 def _dice_of(value: Any, name: str, length: int) -> tuple[bool, ...]:
-    raw = _list(value, name, length)
+    raw = json_list(value, name, length)
     if not all(isinstance(face, str) and face in _FACES for face in raw):
         raise InvalidSnapshot(f'{name} must list "head" or "blank" per die')
     return tuple(_FACES[face] for face in raw)
@@ -125,13 +113,15 @@ def _set_ref(value: Any, name: str, players: int) -> tuple[int, int]:
 
 def _area(value: Any, owner: int, next_num: int, name: str) -> Area:
     sets: list[TreasureSet] = []
-    for raw in _list(value, name):
+    for raw in json_list(value, name):
         if not isinstance(raw, dict) or set(raw) != _SET_KEYS:
             raise InvalidSnapshot(f"{name}: a set must be an object with id, kind and cards")
         parsed = parse_set_id(raw["id"]) if isinstance(raw["id"], str) else None
         if parsed is None or parsed[0] != owner or parsed[1] >= next_num:
             raise InvalidSnapshot(f"{name}: bad set id {raw['id']!r}")
-        sets.append(TreasureSet(parsed[1], _kind(raw["kind"], name), _int(raw["cards"], name, 1, SET_SIZE)))
+        sets.append(
+            TreasureSet(parsed[1], _kind(raw["kind"], name), whole_number(raw["cards"], name, 1, SET_SIZE))
+        )
     nums = [s.num for s in sets]
     if nums != sorted(set(nums)):
         raise InvalidSnapshot(f"{name}: sets must be in set-number order, each id once")
@@ -147,14 +137,16 @@ def _last_roll(value: Any, players: int, actions: int) -> Roll | None:
     if not isinstance(value, dict) or set(value) != _ROLL_KEYS:
         raise InvalidSnapshot("last_roll must be null or an object with " + ", ".join(sorted(_ROLL_KEYS)))
     owner, num = _set_ref(value["set"], "last_roll.set", players)
-    cards = _int(value["cards"], "last_roll.cards", 1, SET_SIZE)
-    rolled = tuple(_int(i, "last_roll.rolled", 0, cards - 1) for i in _list(value["rolled"], "rolled"))
+    cards = whole_number(value["cards"], "last_roll.cards", 1, SET_SIZE)
+    rolled = tuple(
+        whole_number(i, "last_roll.rolled", 0, cards - 1) for i in json_list(value["rolled"], "rolled")
+    )
     if not rolled or list(rolled) != sorted(set(rolled)):
         raise InvalidSnapshot("last_roll.rolled must list the thrown dice in die order")
     if value["by"] not in (BY_STEAL, BY_REROLL, BY_CAPTAIN):
         raise InvalidSnapshot(f"last_roll.by: unknown {value['by']!r}")
     return Roll(
-        seat=_int(value["seat"], "last_roll.seat", 0, players - 1),
+        seat=whole_number(value["seat"], "last_roll.seat", 0, players - 1),
         owner=owner,
         num=num,
         kind=_kind(value["kind"], "last_roll.kind"),
@@ -162,7 +154,7 @@ def _last_roll(value: Any, players: int, actions: int) -> Roll | None:
         dice=_dice_of(value["dice"], "last_roll.dice", cards),
         rolled=rolled,
         by=value["by"],
-        action=_int(value["action"], "last_roll.action", 1, max(1, actions)),
+        action=whole_number(value["action"], "last_roll.action", 1, max(1, actions)),
     )
 
 
@@ -175,25 +167,27 @@ def load(data: Any, *, rules_id: str, version: int) -> LuckyState:
             f"this snapshot is of {data['rules']!r} version {data['version']!r}, "
             f"not {rules_id!r} version {version}"
         )
-    players = _int(data["players"], "players", MIN_PLAYERS, MAX_PLAYERS)
+    players = whole_number(data["players"], "players", MIN_PLAYERS, MAX_PLAYERS)
     hands: list[tuple[int, ...]] = []
-    for raw in _list(data["hands"], "hands", players):
+    for raw in json_list(data["hands"], "hands", players):
         if not isinstance(raw, dict) or set(raw) != set(KINDS):
             raise InvalidSnapshot("a hand must give a count for each kind")
-        hand = tuple(_int(raw[kind], "a hand's count", 0, HAND_SIZE) for kind in KINDS)
+        hand = tuple(whole_number(raw[kind], "a hand's count", 0, HAND_SIZE) for kind in KINDS)
         if sum(hand) > HAND_SIZE:
             raise InvalidSnapshot(f"a hand holds at most {HAND_SIZE} cards")
         hands.append(hand)
-    pile = tuple(_kind(k, "pile") for k in _list(data["pile"], "pile"))
-    next_middle = _int(data["next_middle"], "next_middle", 1, 10**6)
-    next_set = tuple(_int(n, "next_set", 1, 10**6) for n in _list(data["next_set"], "next_set", players))
+    pile = tuple(_kind(k, "pile") for k in json_list(data["pile"], "pile"))
+    next_middle = whole_number(data["next_middle"], "next_middle", 1, 10**6)
+    next_set = tuple(
+        whole_number(n, "next_set", 1, 10**6) for n in json_list(data["next_set"], "next_set", players)
+    )
     middle = _area(data["middle"], MIDDLE, next_middle, "middle")
     collections = tuple(
         _area(raw, s, next_set[s], f"collection {s}")
-        for s, raw in enumerate(_list(data["collections"], "collections", players))
+        for s, raw in enumerate(json_list(data["collections"], "collections", players))
     )
-    discard = tuple(_kind(k, "discard") for k in _list(data["discard"], "discard"))
-    used = _list(data["captain_used"], "captain_used", players)
+    discard = tuple(_kind(k, "discard") for k in json_list(data["discard"], "discard"))
+    used = json_list(data["captain_used"], "captain_used", players)
     if not all(type(u) is bool for u in used):
         raise InvalidSnapshot("captain_used must list true or false per seat")
     counts = [0] * len(KINDS)
@@ -206,11 +200,11 @@ def load(data: Any, *, rules_id: str, version: int) -> LuckyState:
             counts[s.kind] += s.cards
     if tuple(counts) != composition(players):
         raise InvalidSnapshot("every treasure card of the packs in play must be in exactly one place")
-    active = _int(data["active"], "active", 0, players - 1)
+    active = whole_number(data["active"], "active", 0, players - 1)
     phase = data["phase"]
     if phase not in PHASES:
         raise InvalidSnapshot(f"unknown phase {phase!r}")
-    actions = _int(data["actions"], "actions", 0, 10**6)
+    actions = whole_number(data["actions"], "actions", 0, 10**6)
     state = LuckyState(
         players=players,
         hands=tuple(hands),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.base import rng_state_from_json, rng_state_to_json
+from engine.base import json_list, rng_state_from_json, rng_state_to_json, whole_number
 from engine.errors import InvalidOptions, InvalidSnapshot
 from engine.libertalia import setup
 from engine.libertalia.actions import to_act
@@ -82,31 +82,19 @@ def dump(state: LibertaliaState, *, rules_id: str, version: int) -> dict[str, An
     }
 
 
-def _int(value: Any, name: str, low: int, high: int) -> int:
-    if type(value) is not int or not low <= value <= high:
-        raise InvalidSnapshot(f"{name} must be a whole number from {low} to {high}")
-    return value
-
-
-def _list(value: Any, name: str, length: int | None = None) -> list[Any]:
-    if not isinstance(value, list) or (length is not None and len(value) != length):
-        raise InvalidSnapshot(f"{name} must be a list" + ("" if length is None else f" of {length}"))
-    return value
-
-
 def _ranks(value: Any, name: str) -> tuple[int, ...]:
-    ranks = tuple(_int(r, name, 1, RANKS) for r in _list(value, name))
+    ranks = tuple(whole_number(r, name, 1, RANKS) for r in json_list(value, name))
     if list(ranks) != sorted(set(ranks)):
         raise InvalidSnapshot(f"{name} must list different ranks in increasing order")
     return ranks
 
 
 def _per_seat(value: Any, name: str, players: int) -> tuple[tuple[int, ...], ...]:
-    return tuple(_ranks(v, name) for v in _list(value, name, players))
+    return tuple(_ranks(v, name) for v in json_list(value, name, players))
 
 
 def _counts(value: Any, name: str) -> tuple[int, ...]:
-    return tuple(_int(n, name, 0, 1000) for n in _list(value, name, len(KINDS)))
+    return tuple(whole_number(n, name, 0, 1000) for n in json_list(value, name, len(KINDS)))
 
 
 def load(data: Any, *, rules_id: str, version: int) -> LibertaliaState:
@@ -121,21 +109,21 @@ def load(data: Any, *, rules_id: str, version: int) -> LibertaliaState:
         )
     try:
         chars = resolve_character_set(data["character_set"])
-        players = _int(data["players"], "players", setup.MIN_PLAYERS, setup.MAX_PLAYERS)
+        players = whole_number(data["players"], "players", setup.MIN_PLAYERS, setup.MAX_PLAYERS)
         colours = setup._colours(players, data["colours"])
-        ranks_raw = _list(data["fixed_ranks"], "fixed_ranks")
-        layouts_raw = _list(data["fixed_layouts"], "fixed_layouts")
+        ranks_raw = json_list(data["fixed_ranks"], "fixed_ranks")
+        layouts_raw = json_list(data["fixed_layouts"], "fixed_layouts")
         fixed_ranks = setup._ranks(ranks_raw) if ranks_raw else ()
         fixed_layouts = setup._layouts(chars, players, layouts_raw) if layouts_raw else ()
         fixed_draws = setup._draws(data["fixed_draws"])
     except InvalidOptions as exc:
         raise InvalidSnapshot(str(exc)) from exc
-    campaign = _int(data["campaign"], "campaign", 1, CAMPAIGNS)
-    day = _int(data["day"], "day", 1, DAYS)
+    campaign = whole_number(data["campaign"], "campaign", 1, CAMPAIGNS)
+    day = whole_number(data["day"], "day", 1, DAYS)
     phase = data["phase"]
     if phase not in PHASES:
         raise InvalidSnapshot(f"phase must be one of {', '.join(PHASES)}")
-    dealt = tuple(_ranks(r, "dealt") for r in _list(data["dealt"], "dealt", campaign))
+    dealt = tuple(_ranks(r, "dealt") for r in json_list(data["dealt"], "dealt", campaign))
     if [len(r) for r in dealt] != [FIRST_HAND, NEW_CARDS, NEW_CARDS][:campaign]:
         raise InvalidSnapshot("dealt must hold 9 ranks for campaign 1 and 6 for each later one")
     everything = sorted(r for ranks in dealt for r in ranks)
@@ -145,9 +133,12 @@ def load(data: Any, *, rules_id: str, version: int) -> LibertaliaState:
         if ranks != dealt[number]:
             raise InvalidSnapshot(f"dealt ranks of campaign {number + 1} differ from fixed_ranks")
     hands = _per_seat(data["hands"], "hands", players)
-    picks = tuple(_int(p, "picks", 0, RANKS) for p in _list(data["picks"], "picks", players))
-    ship_raw = [_list(c, "a ship character", 2) for c in _list(data["ship"], "ship")]
-    ship = tuple((_int(s, "ship seat", 0, players - 1), _int(r, "ship rank", 1, RANKS)) for s, r in ship_raw)
+    picks = tuple(whole_number(p, "picks", 0, RANKS) for p in json_list(data["picks"], "picks", players))
+    ship_raw = [json_list(c, "a ship character", 2) for c in json_list(data["ship"], "ship")]
+    ship = tuple(
+        (whole_number(s, "ship seat", 0, players - 1), whole_number(r, "ship rank", 1, RANKS))
+        for s, r in ship_raw
+    )
     dens = _per_seat(data["dens"], "dens", players)
     graves = _per_seat(data["graves"], "graves", players)
     removed = _per_seat(data["removed"], "removed", players)
@@ -160,8 +151,8 @@ def load(data: Any, *, rules_id: str, version: int) -> LibertaliaState:
     keys = [key(chars, colours, s, r) for s, r in ship]
     if len(set(seats_on_ship)) != len(ship) or keys != sorted(keys):
         raise InvalidSnapshot("the ship holds one character per seat at most, in key order")
-    booty = tuple(_counts(b, "booty") for b in _list(data["booty"], "booty", players))
-    spaces = tuple(_counts(s, "spaces") for s in _list(data["spaces"], "spaces", DAYS))
+    booty = tuple(_counts(b, "booty") for b in json_list(data["booty"], "booty", players))
+    spaces = tuple(_counts(s, "spaces") for s in json_list(data["spaces"], "spaces", DAYS))
     bag = _counts(data["bag"], "bag")
     for k, kind in enumerate(KINDS):
         if bag[k] + sum(b[k] for b in booty) + sum(s[k] for s in spaces) != chars.booty_count[k]:
@@ -169,24 +160,28 @@ def load(data: Any, *, rules_id: str, version: int) -> LibertaliaState:
                 f"{kind}: the bag, the day-spaces and the players' booty must hold them all"
             )
     doubloons = tuple(
-        _int(d, "doubloons", 0, MAX_DOUBLOONS) for d in _list(data["doubloons"], "doubloons", players)
+        whole_number(d, "doubloons", 0, MAX_DOUBLOONS)
+        for d in json_list(data["doubloons"], "doubloons", players)
     )
     actor_raw = data["actor"]
     actor = NOBODY
     if actor_raw is not None:
-        pair = _list(actor_raw, "actor", 2)
-        actor = (_int(pair[0], "actor seat", 0, players - 1), _int(pair[1], "actor rank", 1, RANKS))
+        pair = json_list(actor_raw, "actor", 2)
+        actor = (
+            whole_number(pair[0], "actor seat", 0, players - 1),
+            whole_number(pair[1], "actor rank", 1, RANKS),
+        )
     decision = data["decision"]
     if decision not in _DECISIONS[phase]:
         raise InvalidSnapshot(f"decision {decision!r} cannot be owed in phase {phase}")
-    picks_left = _int(data["picks_left"], "picks_left", 0, 2)
+    picks_left = whole_number(data["picks_left"], "picks_left", 0, 2)
     officer = data["officer"]
-    night = tuple(_list(data["night"], "night", players))
+    night = tuple(json_list(data["night"], "night", players))
     if type(officer) is not bool or not all(type(n) is bool for n in night):
         raise InvalidSnapshot("officer and night must be true or false")
     fortunes = tuple(
-        tuple(_int(f, "fortunes", 0, MAX_DOUBLOONS) for f in _list(row, "fortunes", players))
-        for row in _list(data["fortunes"], "fortunes")
+        tuple(whole_number(f, "fortunes", 0, MAX_DOUBLOONS) for f in json_list(row, "fortunes", players))
+        for row in json_list(data["fortunes"], "fortunes")
     )
     if len(fortunes) != (campaign if phase == OVER else campaign - 1):
         raise InvalidSnapshot("fortunes must hold one row per finished campaign")
@@ -225,7 +220,7 @@ def load(data: Any, *, rules_id: str, version: int) -> LibertaliaState:
         fixed_ranks=fixed_ranks,
         fixed_layouts=fixed_layouts,
         fixed_draws=fixed_draws,
-        actions=_int(data["actions"], "actions", 0, MAX_ACTIONS),
+        actions=whole_number(data["actions"], "actions", 0, MAX_ACTIONS),
         rng_state=rng_state_from_json(data["rng"]),
     )
     if phase != OVER and not to_act(state):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib import resources
 from typing import Any
 
@@ -39,6 +40,13 @@ _TOP_KEYS_REQUIRED = {"id", "cards", "majority_bonus"}
 _TOP_KEYS_OPTIONAL = {"game", "note", "pirate_values", "wheel_rate"}
 _CARD_KEYS = ("id", "kind", "name", "min_crew", "ducats", "booty", "question_pay", "wheels", "anchors")
 _CARD_ID = re.compile(r"^[A-Za-z0-9_-]{1,16}$")
+# Sizes a card set's text may have. A card set travels with its game (options, first event,
+# every view), so a megabyte note would weigh on every request and every cached state.
+MAX_ID = 40
+MAX_NAME = 40
+MAX_NOTE = 2000
+# Distinct custom card sets kept built in one process (the bundled ones are kept apart).
+CACHE_SIZE = 64
 
 # What one capture hands out, for a given `booty` choice: the kinds the captain takes and
 # the kind the mate's owner takes (-1: none).
@@ -73,6 +81,14 @@ class CardSet:
     def __len__(self) -> int:
         return len(self.ids)
 
+    # Equal data is an equal card set even when the cache built it twice (it keeps only the
+    # most recent ones), so a state loaded later still equals the state it was dumped from.
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, CardSet) and self.data == other.data)
+
+    def __hash__(self) -> int:
+        return hash(self.id)
+
     def card_json(self, card: int) -> dict[str, Any]:
         return {
             "id": self.ids[card],
@@ -91,6 +107,12 @@ def _is_int(value: Any) -> bool:
     return type(value) is int
 
 
+def _short(value: Any) -> str:
+    """A value quoted in a problem, cut short: problems are shown to whoever sent the value."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def validate(data: Any) -> list[str]:
     """Every problem of a card set, in a stable order; empty when it is valid."""
     if not isinstance(data, dict):
@@ -102,12 +124,14 @@ def validate(data: Any) -> list[str]:
     unknown = sorted(set(data) - _TOP_KEYS_REQUIRED - _TOP_KEYS_OPTIONAL)
     if unknown:
         problems.append("unknown keys: " + ", ".join(map(str, unknown)))
-    if "id" in data and (not isinstance(data["id"], str) or not data["id"].strip()):
-        problems.append("id must be a non-empty string")
+    if "id" in data and (
+        not isinstance(data["id"], str) or not data["id"].strip() or len(data["id"]) > MAX_ID
+    ):
+        problems.append(f"id must be a non-empty string of at most {MAX_ID} characters")
     if "game" in data and data["game"] != "pirates":
-        problems.append(f"game must be 'pirates', not {data['game']!r}")
-    if "note" in data and not isinstance(data["note"], str):
-        problems.append("note must be a string")
+        problems.append(f"game must be 'pirates', not {_short(data['game'])}")
+    if "note" in data and (not isinstance(data["note"], str) or len(data["note"]) > MAX_NOTE):
+        problems.append(f"note must be a string of at most {MAX_NOTE} characters")
     if "pirate_values" in data and data["pirate_values"] != PIRATE_VALUES:
         problems.append('pirate_values must be [2, 3, 4, 5, "?"]')
     if "majority_bonus" in data:
@@ -177,12 +201,13 @@ def _validate_cards(cards: Any) -> list[str]:
         else:
             seen.add(card_id)
         kind = card.get("kind")
-        if kind in kind_counts:
+        if isinstance(kind, str) and kind in kind_counts:
             kind_counts[kind] += 1
         elif "kind" in card:
-            problems.append(f"{label}: kind must be ship, ruins or monster, not {kind!r}")
-        if "name" in card and (not isinstance(card["name"], str) or not card["name"].strip()):
-            problems.append(f"{label}: name must be a non-empty string")
+            problems.append(f"{label}: kind must be ship, ruins or monster, not {_short(kind)}")
+        name = card.get("name")
+        if "name" in card and (not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME):
+            problems.append(f"{label}: name must be a non-empty string of at most {MAX_NAME} characters")
         for key in ("ducats", "question_pay", "wheels", "anchors"):
             if key in card and (not _is_int(card[key]) or card[key] < 0):
                 problems.append(f"{label}: {key} must be a whole number of at least 0")
@@ -249,33 +274,34 @@ def _build(data: dict[str, Any], bundled: bool) -> CardSet:
     )
 
 
-_CACHE: dict[str, CardSet] = {}
-
-
 def _canonical(data: dict[str, Any]) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
 def card_set_from_data(data: Any) -> CardSet:
-    """A validated card set from its JSON data (cached: equal data gives the same object)."""
+    """A validated card set from its JSON data. Built card sets are cached by their canonical
+    JSON, the most recent ``CACHE_SIZE`` of them: every state of a game shares one object."""
     if not isinstance(data, dict):
         raise CardSetError("?", ["a card set must be a JSON object"])
     try:
         key = _canonical(data)
-    except (TypeError, ValueError):
-        raise CardSetError(str(data.get("id", "?")), ["a card set must be plain JSON"]) from None
-    cached = _CACHE.get(key)
-    if cached is not None:
-        return cached
+    except (TypeError, ValueError, RecursionError):
+        ident = data.get("id")
+        name = ident[:MAX_ID] if isinstance(ident, str) else "?"
+        raise CardSetError(name, ["a card set must be plain JSON"]) from None
+    return _card_set_for(key)
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _card_set_for(key: str) -> CardSet:
+    """The card set of canonical JSON ``key`` (an invalid one raises and is not cached)."""
+    data = json.loads(key)
     problems = validate(data)
     if problems:
         ident = data.get("id")
-        raise CardSetError(ident if isinstance(ident, str) else "?", problems)
-    copy = json.loads(key)
-    bundled = copy["id"] in BUNDLED and _canonical(_bundled_data(copy["id"])) == key
-    card_set = _build(copy, bundled)
-    _CACHE[key] = card_set
-    return card_set
+        raise CardSetError(ident[:MAX_ID] if isinstance(ident, str) else "?", problems)
+    bundled = data["id"] in BUNDLED and _canonical(_bundled_data(data["id"])) == key
+    return _build(data, bundled)
 
 
 _BUNDLED_DATA: dict[str, dict[str, Any]] = {}

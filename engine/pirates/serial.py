@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.base import rng_state_from_json, rng_state_to_json
+from engine.base import json_list, rng_state_from_json, rng_state_to_json, whole_number
 from engine.errors import InvalidOptions, InvalidSnapshot
 from engine.pirates.cards import KINDS, SUPPLY_PER_KIND, CardSet, resolve_card_set
 from engine.pirates.state import (
@@ -70,17 +70,6 @@ def dump(state: PiratesState, *, rules_id: str, version: int) -> dict[str, Any]:
         "rng": rng_state_to_json(state.rng_state),
     }
 
-
-def whole_number(value: Any, name: str, low: int, high: int) -> int:
-    if type(value) is not int or not low <= value <= high:
-        raise InvalidSnapshot(f"{name} must be a whole number from {low} to {high}")
-    return value
-
-
-def json_list(value: Any, name: str, length: int | None = None) -> list[Any]:
-    if not isinstance(value, list) or (length is not None and len(value) != length):
-        raise InvalidSnapshot(f"{name} must be a list" + ("" if length is None else f" of {length}"))
-    return value
 
 
 def _card(card_set: CardSet, value: Any, name: str) -> int:

@@ -80,6 +80,12 @@ class PiratesClassicRules(Rules[ClassicState]):
             return None
         return dict(legal.SKIP)
 
+    def timeout_action(self, state: ClassicState, seat: int) -> Action | None:
+        """C-MUT-2: a challenge question unanswered at the deadline counts as declined."""
+        if not state.end and state.asked[seat] >= 0 and not state.answers[seat]:
+            return dict(legal.DECLINE)
+        return None
+
     def evaluate(self, state: ClassicState, seat: int) -> float:
         return scoring.evaluate(state, seat)
 

@@ -1,8 +1,9 @@
 """One shape for every API error: ``{"error": "<code>", "detail": "<message>"}``.
 
 Service errors carry their own code, status and extras (a stale ``expected_seq`` adds
-``current_seq``); DRF's own exceptions and Django's 404 are mapped to codes here, and an
-unexpected exception becomes a logged JSON 500 instead of an HTML page.
+``current_seq``); DRF's own exceptions, Django's 404 and its refusals of unreadable bodies
+(too large: 413) are mapped to codes here, and an unexpected exception becomes a logged JSON
+500 instead of an HTML page.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.core.exceptions import BadRequest, RequestDataTooBig, SuspiciousOperation
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
@@ -76,6 +78,15 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
             status=exc.status,
             headers={"Retry-After": str(wait)} if wait is not None else None,
         )
+    if isinstance(exc, RequestDataTooBig):
+        # Django's own size check (DATA_UPLOAD_MAX_MEMORY_SIZE), met when the body is read.
+        return Response(
+            error_body("too_large", "The request body is too large."),
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
+    if isinstance(exc, SuspiciousOperation | BadRequest):
+        # Too many form fields or files, a malformed multipart body: the request's fault.
+        return Response(error_body("bad_request", "The request could not be read."), status=400)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

@@ -172,8 +172,14 @@ class GameDetailOutput(serializers.Serializer[Any]):
     status = serializers.ChoiceField(choices=Game.Status.values)
     players = serializers.IntegerField()
     is_public = serializers.BooleanField()
-    fixed_deal = serializers.BooleanField()
-    options = serializers.JSONField()
+    fixed_deal = serializers.BooleanField(
+        help_text="The creator fixed what the seed would draw: not a random shuffle."
+    )
+    fixed_deal_options = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Which options fixed the deal; the seed fingerprint proves nothing about them.",
+    )
+    options = serializers.JSONField(help_text="Options the rule set keeps secret show once the game is over.")
     created_by = serializers.CharField()
     seq = serializers.IntegerField()
     seats = SeatOutput(many=True)

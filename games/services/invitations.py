@@ -9,15 +9,15 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.db import transaction
-from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Game, Invitation, Seat, person_name
+from games import side_effects
+from games.models import Game, Invitation, Seat
 from games.services.errors import Conflict, Forbidden, InvalidInput, NotFound, Throttled
-from games.services.lobby import seat_join
+from games.services.lobby import take_free_seat
+from games.services.play import lock_game
 
 MAX_INVITES = 10
 # The daily cap on invitations (settings.INVITATIONS_PER_DAY) counts over this rolling window.
@@ -33,10 +33,6 @@ def parse_emails(text: str) -> list[str]:
             if address and address not in found:
                 found.append(address)
     return found
-
-
-def invitation_url(invitation: Invitation) -> str:
-    return f"{settings.SITE_URL}{reverse('invite', args=[invitation.token])}"
 
 
 def invitation_create(*, game_id: int, by: User, emails: list[str] | str) -> list[Invitation]:
@@ -66,6 +62,8 @@ def invitation_create(*, game_id: int, by: User, emails: list[str] | str) -> lis
         if game is None:
             raise NotFound(f"No game with id {game_id}.")
         if not Seat.objects.filter(game=game, user=by).exists():
+            if not game.is_public:  # a private game does not exist for those outside it
+                raise NotFound(f"No game with id {game_id}.")
             raise Forbidden("Only the game's players can invite people.")
         if game.status != Game.Status.LOBBY:
             raise Conflict("The game has already started: nobody can join any more.")
@@ -98,18 +96,9 @@ def invitation_create(*, game_id: int, by: User, emails: list[str] | str) -> lis
                     game=game, email=address, token=secrets.token_urlsafe(24), invited_by=by
                 )
             )
-    inviter = person_name(by)
-    for invitation in invitations:
-        link = invitation_url(invitation)
-        send_mail(
-            f"{inviter} invites you to play Pirates: {game.display_name}",
-            f"Ahoy!\n\n{inviter} invites you to a game of Pirates by Mail: {game.display_name} "
-            f"({game.players} players).\n\nTake your seat here (you can sign up on the way if you "
-            f"have no account yet):\n\n{link}\n\nPirates by Mail: play at your own pace; we email you "
-            "when it is your move.\n",
-            None,
-            [invitation.email],
-        )
+        # The emails go through the outbox, written with the invitations: the request never
+        # waits for a mail server, and one that is down delays the email, not the invitation.
+        side_effects.after_invitations(invitations)
     return invitations
 
 
@@ -129,7 +118,8 @@ def invitation_accept(*, token: str, user: User) -> Seat:
         if invitation.accepted_by_id is not None and invitation.accepted_by_id != user.pk:
             raise Conflict("This invitation has already been used by someone else.")
         existing = Seat.objects.filter(game_id=invitation.game_id, user=user).first()
-        seat = existing if existing is not None else seat_join(game_id=invitation.game_id, user=user)
+        # The invitation is what lets its holder into a private game: no visibility check here.
+        seat = existing if existing is not None else take_free_seat(lock_game(invitation.game_id), user)
         if invitation.accepted_by_id is None:
             invitation.accepted_by = user
             invitation.accepted_at = timezone.now()

@@ -6,8 +6,10 @@ Locking contract as in ``games.services.play``: changes to one game hold its row
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import secrets
+import unicodedata
 from datetime import timedelta
 from typing import Any
 
@@ -16,9 +18,10 @@ from django.db import transaction
 from django.utils import timezone
 
 import engine
+from games import safejson
 from games.models import Event, Game, Seat
 from games.services.append import append_event
-from games.services.errors import Conflict, Forbidden, InvalidInput
+from games.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 from games.services.play import lock_game, settle
 from games.services.state import cache_put
 from games.side_effects import seats_filled
@@ -27,7 +30,10 @@ MIN_MOVE_TIME = timedelta(hours=1)
 MAX_MOVE_TIME = timedelta(days=14)
 DEFAULT_MOVE_TIME = timedelta(hours=48)
 BOT_KINDS = (Seat.BotKind.GREEDY, Seat.BotKind.RANDOM)
-FIXED_DEAL_OPTIONS = ("deck", "first_seat")
+# Options go into the game row, the first event and every GET of the game: a custom card set
+# is a few kilobytes, so this leaves room while no game can weigh megabytes.
+MAX_OPTIONS_BYTES = 16 * 1024
+MAX_TITLE = 100
 
 
 def _rules(rules_id: object) -> engine.base.Rules[Any]:
@@ -37,6 +43,45 @@ def _rules(rules_id: object) -> engine.base.Rules[Any]:
         return engine.get_rules(rules_id)
     except engine.UnknownRules as exc:
         raise InvalidInput(str(exc)) from None
+
+
+def fixed_deal_options(rules: engine.base.Rules[Any], options: dict[str, Any]) -> list[str]:
+    """The options in ``options`` that fix what the seed would draw (the rule set declares
+    them with ``fixes_chance``): a game with any of them is a fixed deal, not a fair shuffle."""
+    return [info.name for info in rules.options if info.fixes_chance and info.name in options]
+
+
+def _checked_options(options: object) -> dict[str, Any]:
+    options = {} if options is None else options
+    if not isinstance(options, dict):
+        raise InvalidInput("`options` must be a JSON object.")
+    try:
+        size = len(json.dumps(options, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+    except (TypeError, ValueError, RecursionError):
+        raise InvalidInput("`options` must be plain JSON.") from None
+    if size > MAX_OPTIONS_BYTES:
+        raise InvalidInput(
+            f"`options` may be at most {MAX_OPTIONS_BYTES // 1024} KB of JSON, not {size} bytes."
+        )
+    problem = safejson.unstorable(options)
+    if problem is not None:
+        raise InvalidInput(f"Invalid options: {problem}")
+    return options
+
+
+def _checked_title(title: object) -> str:
+    if title is None:
+        return ""
+    if not isinstance(title, str):
+        raise InvalidInput("The game's name must be text.")
+    # Any run of spaces, tabs or line breaks is one space: a name is one line (it goes into
+    # email subjects, where a line break is refused). Other control characters are refused.
+    title = " ".join(title.split())
+    if len(title) > MAX_TITLE:
+        raise InvalidInput(f"The game's name must be at most {MAX_TITLE} characters.")
+    if any(unicodedata.category(char) in ("Cc", "Cs") for char in title):
+        raise InvalidInput("The game's name may not contain control characters.")
+    return title
 
 
 def _default_reminder(move_time: timedelta) -> timedelta:
@@ -50,7 +95,7 @@ def game_create(
     rules_id: object,
     players: object,
     options: object = None,
-    title: str = "",
+    title: object = "",
     move_time: timedelta | None = None,
     timeout_policy: str = Game.TimeoutPolicy.BOT,
     is_public: bool = True,
@@ -67,9 +112,13 @@ def game_create(
         or not (rules.min_players <= players <= rules.max_players)
     ):
         raise InvalidInput(f"{rules.title} takes {rules.min_players} to {rules.max_players} players.")
-    options = {} if options is None else options
-    if not isinstance(options, dict):
-        raise InvalidInput("`options` must be a JSON object.")
+    options = _checked_options(options)
+    fixed = fixed_deal_options(rules, options)
+    if fixed and is_public:
+        raise InvalidInput(
+            f"A fixed deal ({', '.join(fixed)}) is allowed in private games only: everyone who "
+            "joins a public game expects a random shuffle. Make the game private or leave them out."
+        )
     try:
         # The engine is the judge of options: a trial deal with a throwaway seed checks them.
         rules.new_game(players=players, seed="options-check", options=options)
@@ -87,9 +136,7 @@ def game_create(
         raise InvalidInput(f"Bot seats must be between 0 and {players - 1}: the creator takes one seat.")
     if bot_kind not in BOT_KINDS:
         raise InvalidInput(f"Unknown bot {bot_kind!r}; choose greedy or random.")
-    title = (title or "").strip()
-    if len(title) > 100:
-        raise InvalidInput("The game's name must be at most 100 characters.")
+    title = _checked_title(title)
     with transaction.atomic():
         game = Game.objects.create(
             rules_id=rules.id,
@@ -97,7 +144,7 @@ def game_create(
             title=title,
             players=players,
             options=options,
-            fixed_deal=any(key in options for key in FIXED_DEAL_OPTIONS),
+            fixed_deal=bool(fixed),
             is_public=bool(is_public),
             created_by=creator,
             move_time=move_time,
@@ -121,24 +168,44 @@ def _require_lobby(game: Game) -> None:
         raise Conflict(f"The game has already {'started' if game.status == Game.Status.ACTIVE else 'ended'}.")
 
 
+def lock_visible_game(game_id: object, user: User) -> Game:
+    """``lock_game`` for a change ``user`` asks for: a private game that ``user`` neither
+    created nor sits in does not exist for them, exactly as a missing id (the same NotFound)."""
+    game = lock_game(game_id)
+    if (
+        not game.is_public
+        and game.created_by_id != user.pk
+        and not Seat.objects.filter(game=game, user=user).exists()
+    ):
+        raise NotFound(f"No game with id {game_id}.")
+    return game
+
+
+def take_free_seat(game: Game, user: User) -> Seat:
+    """Seat ``user`` in the first free seat. Caller holds the game lock and has decided that
+    ``user`` may join: ``seat_join`` for a game they can see, an invitation for a private one."""
+    _require_lobby(game)
+    if Seat.objects.filter(game=game, user=user).exists():
+        raise Conflict("You already have a seat in this game.")
+    free = _free_positions(game)
+    if not free:
+        raise Conflict("Every seat of this game is taken.")
+    seat = Seat.objects.create(game=game, position=free[0], user=user)
+    if len(free) == 1:
+        seats_filled(game, seat.pk)
+    return seat
+
+
 def seat_join(*, game_id: int, user: User) -> Seat:
+    """Take a free seat of a game in the lobby. A private game is joined only through its
+    invitation (``invitation_accept``); to anyone else this answers as for a missing game."""
     with transaction.atomic():
-        game = lock_game(game_id)
-        _require_lobby(game)
-        if Seat.objects.filter(game=game, user=user).exists():
-            raise Conflict("You already have a seat in this game.")
-        free = _free_positions(game)
-        if not free:
-            raise Conflict("Every seat of this game is taken.")
-        seat = Seat.objects.create(game=game, position=free[0], user=user)
-        if len(free) == 1:
-            seats_filled(game)
-        return seat
+        return take_free_seat(lock_visible_game(game_id, user), user)
 
 
 def seat_leave(*, game_id: int, user: User) -> None:
     with transaction.atomic():
-        game = lock_game(game_id)
+        game = lock_visible_game(game_id, user)
         _require_lobby(game)
         if game.created_by_id == user.pk:
             raise InvalidInput("You created this game: abort it instead of leaving.")
@@ -151,14 +218,15 @@ def seats_fill_with_bots(*, game_id: int, by: User, kind: str = Seat.BotKind.GRE
     if kind not in BOT_KINDS:
         raise InvalidInput(f"Unknown bot {kind!r}; choose greedy or random.")
     with transaction.atomic():
-        game = lock_game(game_id)
+        game = lock_visible_game(game_id, by)
         _require_creator(game, by)
         _require_lobby(game)
         free = _free_positions(game)
+        seat = None
         for position in free:
-            Seat.objects.create(game=game, position=position, bot=kind)
-        if free:
-            seats_filled(game)
+            seat = Seat.objects.create(game=game, position=position, bot=kind)
+        if seat is not None:
+            seats_filled(game, seat.pk)
         return len(free)
 
 
@@ -177,7 +245,7 @@ def _seat_order(game: Game, seed: str) -> list[Seat]:
 
 def game_start(*, game_id: int, by: User) -> Game:
     with transaction.atomic():
-        game = lock_game(game_id)
+        game = lock_visible_game(game_id, by)
         _require_creator(game, by)
         _require_lobby(game)
         seated = Seat.objects.filter(game=game).count()
@@ -231,7 +299,7 @@ def game_start(*, game_id: int, by: User) -> Game:
 
 def game_abort(*, game_id: int, by: User) -> Game:
     with transaction.atomic():
-        game = lock_game(game_id)
+        game = lock_visible_game(game_id, by)
         _require_creator(game, by)
         if game.is_over:
             raise Conflict("The game has already ended.")

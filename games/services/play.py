@@ -36,7 +36,8 @@ MAX_IDEMPOTENCY_KEY = 100
 
 
 class KeyAlreadyUsed(Exception):
-    """The event insert met the unique (game, idempotency_key): that key names an earlier move."""
+    """The event insert met the unique (game, actor, idempotency_key): that key names an
+    earlier move of the same player."""
 
 
 @dataclass(frozen=True)
@@ -208,15 +209,14 @@ def action_submit(
 
 
 def _answer_for_used_key(game_id: int, idempotency_key: str, actor: str) -> Submitted | None:
-    """The first result of the move ``idempotency_key`` names, if any; Conflict if it was
-    another player's. Only called for a user who has a seat (``_submit`` checked)."""
+    """The first result of this player's move that ``idempotency_key`` names, if any. Keys are
+    per player (unique on game, actor and key), so nobody can take another player's key.
+    Only called for a user who has a seat (``_submit`` checked)."""
     with transaction.atomic():
         game = lock_game(game_id)
-        prior = Event.objects.filter(game=game, idempotency_key=idempotency_key).first()
+        prior = Event.objects.filter(game=game, actor=actor, idempotency_key=idempotency_key).first()
         if prior is None:
             return None
-        if prior.actor != actor:
-            raise Conflict("That idempotency key was already used for another player's move.")
         return Submitted(prior, game, False, game_seats(game))
 
 
@@ -229,6 +229,8 @@ def _submit(
         # The seat first: someone without one learns nothing, not even which keys were used.
         seat = next((s for s in seats if s.user_id == user.pk), None)
         if seat is None:
+            if not game.is_public:  # a private game does not exist for those outside it
+                raise NotFound(f"No game with id {game_id}.")
             raise Forbidden("You have no seat in this game.")
         if game.status != Game.Status.ACTIVE:
             raise Conflict(f"The game is not running (it is {game.get_status_display().lower()}).")

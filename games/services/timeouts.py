@@ -20,7 +20,7 @@ from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from engine.bots import choose_action
-from games import side_effects
+from games import outbox, side_effects
 from games.models import Event, Game, PlayerProfile, Seat, person_name
 from games.services.append import append_event
 from games.services.errors import InvalidInput, NotFound
@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 
 MAX_AWAY = timedelta(days=14)
 TIMEOUT_ACTOR = "system:timeout"
+# The most actions a timeout plays for one late seat's turn.
+MAX_TIMEOUT_MOVES = 50
 
 
 # ---------------------------------------------------------------------------------------------
@@ -54,12 +56,14 @@ def due_reminders(now: datetime, limit: int | None = None) -> QuerySet[Game]:
 class SweepResult:
     timeouts: int
     reminders: int
+    repaired: int = 0
 
 
 def sweep_due(now: datetime | None = None) -> SweepResult:
     """One pass of the sweep: expired deadlines first (a timeout makes a pending reminder moot),
-    then reminders. Each game is handled in its own transaction; one broken game is logged and
-    does not stop the others."""
+    then reminders, then the repair of missing side effects (``games.outbox.repair``) and the
+    removal of old done outbox rows. Each game is handled in its own transaction; one broken
+    game is logged and does not stop the others."""
     now = timezone.now() if now is None else now
     timeouts = reminders = 0
     for game_id, seq in due_deadlines(now).values_list("pk", "seq"):
@@ -72,9 +76,11 @@ def sweep_due(now: datetime | None = None) -> SweepResult:
             reminders += reminder_send(game_id=game_id, expected_seq=seq, now=now)
         except Exception:
             log.exception("reminder for game %s at seq %s failed", game_id, seq)
+    repaired = outbox.repair(now)
+    outbox.prune(now)
     if timeouts or reminders:
         log.info("sweep: %s timeouts, %s reminders", timeouts, reminders)
-    return SweepResult(timeouts=timeouts, reminders=reminders)
+    return SweepResult(timeouts=timeouts, reminders=reminders, repaired=repaired.bot_moves + repaired.turns)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -118,7 +124,11 @@ def _bot_action(rules: Any, state: Any, seat: int, rng: random.Random) -> dict[s
 
 
 def timeout_action(game: Game, rules: Any, state: Any, seat: int) -> dict[str, Any]:
-    """What the game's timeout policy plays for a late ``seat``."""
+    """What the game's timeout policy plays for a late ``seat``, unless the rules say what a
+    late seat does (``Rules.timeout_action``)."""
+    ruled = rules.timeout_action(state, seat)
+    if ruled is not None:
+        return dict(ruled)
     rng = random.Random(f"{game.seed}:{game.seq}:{seat}:timeout")
     if game.timeout_policy == Game.TimeoutPolicy.PASS and PASS in rules.legal_actions(state, seat):
         return dict(PASS)
@@ -128,11 +138,13 @@ def timeout_action(game: Game, rules: Any, state: Any, seat: int) -> dict[str, A
 def timeout_apply(*, game_id: int, expected_seq: int, now: datetime | None = None) -> list[Event]:
     """Apply ``game_id``'s timeout policy to the seats whose deadline has passed.
 
-    Policy ``bot``: a greedy bot moves for each late person; ``pass``: they pass where passing
-    is legal, otherwise the bot moves; ``none``: nothing is played and the turn simply has no
-    deadline any more (the reminder went out before). Each late seat's consecutive-timeout
-    count goes up; at ``TIMEOUTS_BEFORE_BOT`` the seat is handed to a bot for good (a
-    ``seat_to_bot`` event). Bot seats that are late (their task was lost) are queued again.
+    Policy ``bot``: a greedy bot moves for each late person, to the end of their turn when it
+    has several actions (one ``timeout`` event, then ``bot`` events by the same actor);
+    ``pass``: they pass where passing is legal, otherwise the bot moves; ``none``: nothing is
+    played and the turn simply has no deadline any more (the reminder went out before). Each
+    late seat's consecutive-timeout count goes up once per turn; at ``TIMEOUTS_BEFORE_BOT``
+    the seat is handed to a bot for good (a ``seat_to_bot`` event). Bot seats that are late
+    (their task was lost) are queued again.
 
     Returns the events appended. Safe to run twice: the second run finds the seq moved on or
     the deadline in the future and does nothing.
@@ -171,6 +183,17 @@ def timeout_apply(*, game_id: int, expected_seq: int, now: datetime | None = Non
                 game, state, seat.position, action, kind=Event.Kind.TIMEOUT, actor=TIMEOUT_ACTOR
             )
             events.append(event)
+            # A turn of several actions in a row (the seat alone to act after each) is played to
+            # its end as one timeout: the seat counts one timeout for the turn it missed, and
+            # the table does not wait a whole deadline per action. The rest are bot moves for it.
+            for _ in range(MAX_TIMEOUT_MOVES):
+                if rules.to_act(state) != [seat.position]:
+                    break
+                action = timeout_action(game, rules, state, seat.position)
+                event, state = record(
+                    game, state, seat.position, action, kind=Event.Kind.BOT, actor=TIMEOUT_ACTOR
+                )
+                events.append(event)
             Seat.objects.filter(pk=seat.pk).update(consecutive_timeouts=F("consecutive_timeouts") + 1)
             seat.refresh_from_db(fields=["consecutive_timeouts"])
             if seat.consecutive_timeouts >= settings.TIMEOUTS_BEFORE_BOT:

@@ -10,6 +10,8 @@ from django import template
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from games.selectors import fixed_deal_parts
+
 register = template.Library()
 
 _INLINE_CODE = re.compile(r"`([^`]+)`")
@@ -166,3 +168,13 @@ def duration(value: timedelta | None) -> str:
         if n
     ]
     return " ".join(parts[:2]) or "0 minutes"
+
+
+@register.filter
+def fixed_deal_notice(game: Any) -> str:
+    """What the creator of a fixed-deal game chose instead of the seed, as a sentence: "The deck
+    and the first seat were chosen by …". From the rule set's declarations (any rule set)."""
+    names = [f"the {name.replace('_', ' ')}" for name in fixed_deal_parts(game)] or ["the deal"]
+    what = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    verb = "was" if len(names) == 1 else "were"
+    return f"{what[0].upper()}{what[1:]} {verb} chosen by the game's creator, not drawn from the seed."

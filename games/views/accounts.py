@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -18,8 +22,8 @@ from django.views.decorators.http import require_http_methods
 
 from games import services
 from games.forms import LoginLinkForm, ProfileForm, SignupForm
-from games.middleware import remember_zone
 from games.throttling import AccountEmailAddressThrottle, AccountEmailThrottle, throttle
+from games.timezones import remember_zone
 
 
 def current_user(request: HttpRequest) -> User:
@@ -31,9 +35,16 @@ def current_user(request: HttpRequest) -> User:
 
 
 def safe_next(request: HttpRequest, default: str = "/games/") -> str:
+    """``next`` if it is a path on this site, else ``default``. Only paths: ``redirect("0")``
+    would look "0" up as a view name (a server error), and a relative "x" means another page
+    on every page it is read from."""
     candidate = request.POST.get("next") or request.GET.get("next") or ""
-    if candidate and url_has_allowed_host_and_scheme(
-        candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    if (
+        candidate.startswith("/")
+        and not candidate.startswith("//")
+        and url_has_allowed_host_and_scheme(
+            candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        )
     ):
         return candidate
     return default
@@ -43,7 +54,7 @@ def safe_next(request: HttpRequest, default: str = "/games/") -> str:
 def signup(request: HttpRequest) -> HttpResponse:
     next_url = safe_next(request)
     if request.user.is_authenticated:
-        return redirect(next_url)
+        return HttpResponseRedirect(next_url)
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
@@ -54,7 +65,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         remember_zone(request, profile.timezone)
         messages.success(request, f"Welcome aboard, {user.get_username()}!")
-        return redirect(next_url)
+        return HttpResponseRedirect(next_url)
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
 
@@ -116,3 +127,26 @@ def profile(request: HttpRequest) -> HttpResponse:
         }
         form = ProfileForm(initial=initial)
     return render(request, "accounts/profile.html", {"form": form, "profile": profile})
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset page, with the emailed link built from ``SITE_URL``. Django builds it from
+    the request's Host header, which the person asking chooses: behind a proxy that passes any
+    Host, a reset asked for someone else's address would mail them a link to the asker's host,
+    token included."""
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        site = urlsplit(settings.SITE_URL)
+        context: dict[str, Any] = {**(self.extra_email_context or {}), "site_url": settings.SITE_URL}
+        form.save(
+            domain_override=site.netloc,
+            use_https=site.scheme == "https",
+            token_generator=self.token_generator,
+            from_email=self.from_email,
+            email_template_name=self.email_template_name,
+            subject_template_name=self.subject_template_name,
+            html_email_template_name=self.html_email_template_name,
+            extra_email_context=context,
+            request=None,  # nothing of the request goes into the email
+        )
+        return HttpResponseRedirect(self.get_success_url())

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
@@ -76,6 +76,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
                 creator=current_user(request),
                 rules_id=data["rules"],
                 players=data["players"],
+                options=data["options"],
                 title=data["title"],
                 move_time=form.move_timedelta(),
                 timeout_policy=data["timeout_policy"],
@@ -106,6 +107,9 @@ def game_new(request: HttpRequest) -> HttpResponse:
 def _game_action(request: HttpRequest, game_id: int, call: Callable[[], Any], done: str) -> HttpResponse:
     try:
         call()
+    except services.NotFound as exc:
+        # A missing game, or a private one the user is not in: the same 404 either way.
+        raise Http404(exc.detail) from None
     except services.ServiceError as exc:
         messages.error(request, exc.detail)
     else:
@@ -185,6 +189,8 @@ def game_invite(request: HttpRequest, game_id: int) -> HttpResponse:
         )
     except services.Throttled as exc:
         return throttled_response(request, exc.wait, exc.detail)
+    except services.NotFound as exc:
+        raise Http404(exc.detail) from None
     except services.ServiceError as exc:
         messages.error(request, exc.detail)
     else:

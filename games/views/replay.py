@@ -3,6 +3,7 @@ rule set's table plots per seat (ducats for Pirates)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib import messages
@@ -48,6 +49,15 @@ def _frame_context(request: HttpRequest, game: Game, seq: int) -> dict[str, Any]
             "table": table}
 
 
+def _seq_param(text: str, last: int) -> int:
+    """``?seq=`` as a seq from 1 to ``last``; anything else shows the first one (a replay tells
+    the story from the start, issue 17). Only ASCII digits count: ``str.isdigit`` also accepts
+    "²" and "٣", which ``int`` then refuses or reads."""
+    if re.fullmatch(r"[0-9]{1,10}", text) and 1 <= int(text) <= last:
+        return int(text)
+    return 1
+
+
 @require_GET
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game_or_404(game_id, request)
@@ -56,9 +66,8 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     except services.ServiceError as exc:
         messages.error(request, exc.detail)
         return redirect("game", game_id=game_id)
-    requested = request.GET.get("seq", "")
     # A replay tells the story from the start; ?seq= (the move list's links) opens elsewhere.
-    seq = int(requested) if requested.isdigit() and 1 <= int(requested) <= last else 1
+    seq = _seq_param(request.GET.get("seq", ""), last)
     context = _frame_context(request, game, seq)
     names = seat_names(selectors.seats_summary(game))
     colours = context["frame"].view["colours"]

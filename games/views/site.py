@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import logging
+
 from csp.constants import NONE, SELF, UNSAFE_INLINE
 from csp.decorators import csp
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
 from games.health import broker_status, database_status
-from games.mail import outbox_entries, outbox_entry
+from games.mail import outbox_entries, outbox_entry, outbox_message
+
+log = logging.getLogger(__name__)
 
 
 @require_GET
@@ -22,13 +26,18 @@ def home(request: HttpRequest) -> HttpResponse:
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
+    """Up or down, for load balancers and container health checks. Anyone can ask, so the
+    answer names no server, driver or error: why a check failed goes to the log only."""
     db_ok, db_detail = database_status()
     broker_ok, broker_detail = broker_status()
+    for name, ok, detail in (("database", db_ok, db_detail), ("broker", broker_ok, broker_detail)):
+        if not ok:
+            log.warning("healthz: the %s does not answer: %s", name, detail)
     healthy = db_ok and broker_ok
     body = {
         "status": "ok" if healthy else "unavailable",
-        "database": {"ok": db_ok, "detail": db_detail},
-        "broker": {"ok": broker_ok, "detail": broker_detail},
+        "database": {"ok": db_ok},
+        "broker": {"ok": broker_ok},
     }
     return JsonResponse(body, status=200 if healthy else 503)
 
@@ -51,6 +60,41 @@ def outbox_detail(request: HttpRequest, name: str) -> HttpResponse:
     if entry is None:
         raise Http404("No such email in the outbox.")
     return render(request, "dev/outbox_detail.html", {"entry": entry})
+
+
+# What each outcome of a reply means, for the person who typed it in the reply box.
+REPLY_OUTCOMES = {
+    "played": "Your move was played; the confirmation is at the top of the outbox.",
+    "problem": "Your reply was not played; the answer saying why is at the top of the outbox.",
+    "stale": "The game had moved on; the answer is at the top of the outbox.",
+    "not_running": "The game is not running; the answer is at the top of the outbox.",
+    "joined": "You took the seat; the answer is at the top of the outbox.",
+    "join_refused": "You could not take the seat; the answer is at the top of the outbox.",
+    "sign_up": "That address has no account; the answer with the sign-up link is at the top of the outbox.",
+    "duplicate": "That message was already delivered: nothing happened again.",
+    "rate_limited": "Too many replies from that address for now: this one was ignored.",
+}
+
+
+@require_POST
+def outbox_reply(request: HttpRequest, name: str) -> HttpResponse:
+    """The reply box: a reply to an outbox email, as its recipient's mail client would write
+    it, delivered the way a real reply is (``games.inbound.handle.receive``)."""
+    from django.contrib import messages
+    from django.shortcuts import redirect
+
+    from games.inbound.compose import reply_to
+    from games.inbound.handle import receive
+
+    _require_outbox_page()
+    original = outbox_message(name)
+    if original is None or not original.get("Reply-To"):
+        raise Http404("No such email to reply to.")
+    text = str(request.POST.get("text", ""))[:2000]
+    outcome = receive(reply_to(original, text))
+    note = REPLY_OUTCOMES.get(outcome.status, f"The reply was ignored ({outcome.status.replace('_', ' ')}).")
+    messages.info(request, note)
+    return redirect("outbox")
 
 
 # An email's HTML carries inline styles (mail clients need them) and must never run anything:

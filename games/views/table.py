@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.contrib import messages
@@ -13,7 +12,7 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from games import presence, selectors, services
+from games import presence, safejson, selectors, services
 from games.context_processors import games_waiting
 from games.forms import InviteForm
 from games.models import Event, Game, PlayerProfile
@@ -125,7 +124,7 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
     """One move. The seat is the user's own: services.action_submit never takes it from the page."""
     target = reverse("game", args=[game_id])
     try:
-        action = json.loads(request.POST.get("action", ""))
+        action = safejson.loads(request.POST.get("action", ""))
         expected_seq = int(request.POST.get("expected_seq", ""))
     except (ValueError, TypeError):
         messages.error(request, "That move could not be read. Choose one of the offered moves.")
@@ -138,6 +137,8 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
             expected_seq=expected_seq,
             idempotency_key=request.POST.get("key", "")[:100],
         )
+    except services.NotFound as exc:
+        raise Http404(exc.detail) from None
     except services.StaleSeq:
         messages.error(
             request,

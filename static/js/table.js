@@ -3,6 +3,7 @@
 (function () {
   "use strict";
   var pendingForm = null;
+  var pendingButton = null;
 
   function panel() { return document.getElementById("confirm-move"); }
 
@@ -10,19 +11,23 @@
     var box = panel();
     if (box) box.hidden = true;
     var form = pendingForm;
+    var button = pendingButton || (form && form.querySelector("button[type=submit]"));
     pendingForm = null;
-    if (returnFocus && form) {
-      var button = form.querySelector("button[type=submit]");
-      if (button) button.focus();
-    }
+    pendingButton = null;
+    if (returnFocus && button) button.focus();
   }
 
-  function openConfirm(form) {
+  // A form may carry one move (its data-label and data-preview) or, as a stack's form does in
+  // some tables, one move per button (the button pressed names it).
+  function openConfirm(form, button) {
     var box = panel();
     if (!box) return false;
     pendingForm = form;
-    document.getElementById("confirm-label").textContent = form.dataset.label || "";
-    document.getElementById("confirm-preview").textContent = form.dataset.preview || "";
+    pendingButton = button || null;
+    var source = button && button.dataset.label ? button.dataset : form.dataset;
+    var label = source.label || (button ? button.textContent.trim() : "");
+    document.getElementById("confirm-label").textContent = label;
+    document.getElementById("confirm-preview").textContent = source.preview || "";
     box.hidden = false;
     document.getElementById("confirm-yes").focus();
     return true;
@@ -32,13 +37,16 @@
     var form = event.target;
     if (!form.classList || !form.classList.contains("move-form")) return;
     if (form.dataset.confirmed === "1") {
-      // One submission only: a double tap must not send the move twice.
-      form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+      // One submission only: a double tap must not send the move twice. Disabled after this
+      // event, since a disabled button's value would not be sent with the form.
+      window.setTimeout(function () {
+        form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+      }, 0);
       return;
     }
     var controls = form.closest("#controls");
     if (!controls || controls.dataset.confirm !== "1") return;
-    if (openConfirm(form)) event.preventDefault();
+    if (openConfirm(form, event.submitter)) event.preventDefault();
   });
 
   document.addEventListener("click", function (event) {
@@ -46,9 +54,11 @@
     if (!target || !target.id) return;
     if (target.id === "confirm-yes" && pendingForm) {
       var form = pendingForm;
+      var button = pendingButton;
       form.dataset.confirmed = "1";
       closeConfirm(false);
-      if (form.requestSubmit) form.requestSubmit(); else form.submit();
+      // The pressed button goes along: where it carries the action, the move is its value.
+      if (form.requestSubmit) form.requestSubmit(button || undefined); else form.submit();
     } else if (target.id === "confirm-no") {
       closeConfirm(true);
     }

@@ -106,9 +106,12 @@ def test_fixed_deal_deck_is_hidden_until_the_end(users: list[User], client_for: 
     )
     host = client_for(users[0])
     response = host.post(
-        "/api/games/", {"players": 3, "options": {"deck": deck, "first_seat": 0}}, format="json"
+        "/api/games/",
+        {"players": 3, "options": {"deck": deck, "first_seat": 0}, "public": False},
+        format="json",
     )
     assert response.status_code == 201, response.json()
     detail = host.get(f"/api/games/{response.json()['id']}/").json()
-    assert detail["fixed_deal"] is True
-    assert detail["options"] == {"first_seat": 0}
+    assert detail["fixed_deal"] is True and detail["fixed_deal_options"] == ["deck", "first_seat"]
+    # Both are declared secret by the rule set (OptionInfo.secret): only their names show.
+    assert detail["options"] == {}

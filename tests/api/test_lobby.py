@@ -128,10 +128,11 @@ def test_private_games_are_404_for_outsiders_and_cannot_be_joined(
 
 def test_fixed_deal_options_show_in_detail(users: list[User], client_for: ClientFor) -> None:
     host = client_for(users[0])
-    game_id = host.post("/api/games/", {"players": 3, "options": {"first_seat": 2}}, format="json").json()[
-        "id"
-    ]
-    assert host.get(f"/api/games/{game_id}/").json()["fixed_deal"] is True
+    body = {"players": 3, "options": {"first_seat": 2}, "public": False}
+    created = host.post("/api/games/", body, format="json")
+    game_id = created.json()["id"]
+    detail = host.get(f"/api/games/{game_id}/").json()
+    assert detail["fixed_deal"] is True and detail["fixed_deal_options"] == ["first_seat"]
     assert Game.objects.get(pk=game_id).fixed_deal
 
 

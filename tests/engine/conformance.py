@@ -193,6 +193,8 @@ def check_state(
         if forced_action is not None:
             forced += 1
             assert [forced_action] == legal, "a forced action is the seat's only legal action"
+        late = rules.timeout_action(state, seat)
+        assert late is None or late in legal, "a timeout's action is one of the seat's legal actions"
     if not deep:
         return 0, forced
 

@@ -128,6 +128,18 @@ def test_c_mut_2_an_unanswered_question_can_always_be_declined() -> None:
         assert RULES.apply(state, seat, DECLINE).answers[seat] == 2
 
 
+def test_c_mut_2_at_the_deadline_an_unanswered_question_counts_as_declined() -> None:
+    """C-MUT-2: timeout_action is `decline` for each seat still to answer, and nothing for a
+    seat that answered, the captain, or a seat never asked (their late turn is the policy's)."""
+    state = situation(parties=TWO_STACKS, display=DISPLAY)
+    assert [RULES.timeout_action(state, seat) for seat in range(4)] == [None, DECLINE, DECLINE, None]
+    answered = RULES.apply(state, 2, challenge("0.3"))
+    assert [RULES.timeout_action(answered, seat) for seat in range(4)] == [None, DECLINE, None, None]
+    both = RULES.apply(answered, 1, DECLINE)
+    assert [RULES.timeout_action(both, seat) for seat in range(4)] == [None] * 4
+    assert RULES.timeout_action(situation(), 0) is None, "a turn with no question is the policy's"
+
+
 def test_c_mut_3_a_challenge_forces_a_boarding_with_a_challenged_stack() -> None:
     """C-MUT-3: after a challenge the captain may only board with a challenged stack; the
     captain picks the ship (and booty); the other stacks' challenges lapse."""

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import random
 import re
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.core import mail
-from django.core.mail import EmailMultiAlternatives
+from django.core.mail import EmailMessage, EmailMultiAlternatives
+from django.core.mail.backends.base import BaseEmailBackend
 
 from engine.bots import choose_action
 from games.models import Game, PlayerProfile, Seat
@@ -83,3 +86,13 @@ def links(message: EmailMultiAlternatives) -> list[str]:
 
 def clear_outbox() -> None:
     mail.outbox.clear()
+
+
+class SlowDummyBackend(BaseEmailBackend):
+    """Takes a while per email (SLOW_MAIL_SECONDS, default 0.05), as a remote mail server does,
+    and keeps nothing. For worker processes: the race between sending a turn email and the
+    next move needs a real window, and a worker killed mid-send needs a send to kill."""
+
+    def send_messages(self, email_messages: Sequence[EmailMessage]) -> int:
+        time.sleep(float(os.environ.get("SLOW_MAIL_SECONDS") or 0.05) * len(email_messages))
+        return len(email_messages)

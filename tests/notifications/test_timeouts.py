@@ -103,6 +103,9 @@ def test_pass_policy_passes_when_passing_is_legal(django_capture_on_commit_callb
         def legal_actions(self, state: Any, seat: int) -> list[dict[str, str]]:
             return [{"type": "other"}, dict(PASS)]
 
+        def timeout_action(self, state: Any, seat: int) -> None:
+            return None  # the rules leave a late seat to the game's policy
+
     assert timeout_action(game, PassingAllowed(), state, seat) == PASS
     # Pirates allows passing only when nothing else is legal: then a bot's move is played.
     fallback = timeout_action(game, rules, state, seat)

@@ -30,9 +30,12 @@ def make_users(count: int, prefix: str = "player") -> list[User]:
 
 
 def started_game(
-    players: list[User], *, options: dict[str, Any] | None = None, public: bool = True, bots: int = 0
+    players: list[User], *, options: dict[str, Any] | None = None, public: bool | None = None, bots: int = 0
 ) -> Game:
-    """A running game of Pirates with ``players`` in its seats (the first created it)."""
+    """A running game of Pirates with ``players`` in its seats (the first created it). Public
+    unless told otherwise, or unless ``options`` fix the deal (only private games may)."""
+    if public is None:
+        public = not options
     game = services.game_create(
         creator=players[0],
         rules_id="pirates",
@@ -42,7 +45,11 @@ def started_game(
         bot_seats=bots,
     )
     for user in players[1:]:
-        services.seat_join(game_id=game.pk, user=user)
+        if public:
+            services.seat_join(game_id=game.pk, user=user)
+        else:  # a private game is joined through its invitations
+            (invitation,) = services.invitation_create(game_id=game.pk, by=players[0], emails=[user.email])
+            services.invitation_accept(token=invitation.token, user=user)
     services.game_start(game_id=game.pk, by=players[0])
     game.refresh_from_db()
     return game

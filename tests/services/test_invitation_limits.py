@@ -16,7 +16,7 @@ from tests.services.support import make_users
 from tests.services.test_concurrency import run_at_once
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the emails go out on commit, through the outbox
 def test_a_second_invitation_to_the_same_address_sends_nothing() -> None:
     (anne,) = make_users(1)
     game = services.game_create(creator=anne, rules_id="pirates", players=4)
@@ -29,7 +29,7 @@ def test_a_second_invitation_to_the_same_address_sends_nothing() -> None:
     assert len(services.invitation_create(game_id=other.pk, by=anne, emails="bob@example.test")) == 1
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the emails go out on commit, through the outbox
 def test_the_daily_cap_counts_over_a_rolling_day(settings: Settings) -> None:
     settings.INVITATIONS_PER_DAY = 3
     (anne,) = make_users(1)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import urllib.request
 import uuid
 from pathlib import Path
@@ -50,12 +52,9 @@ def test_gunicorn_worker_and_beat_in_production_mode(tmp_path: Path) -> None:
     ):
         request = urllib.request.Request(f"http://127.0.0.1:{port}/healthz", headers={"Host": "127.0.0.1"})
         body = _get_json_when_up(request)
-        assert body["status"] == "ok"
-        assert body["database"] == {"ok": True, "detail": "postgresql"}
-        broker = body["broker"]
-        assert isinstance(broker, dict)
-        assert broker["ok"] is True
-        assert "redis" in str(broker["detail"]).lower()
+        # Up or down only: which database and broker answer is nobody's business (issue 12);
+        # the task round trip below shows the worker on Redis.
+        assert body == {"status": "ok", "database": {"ok": True}, "broker": {"ok": True}}
 
         token = uuid.uuid4().hex
         previous = celery_app.conf.task_always_eager
@@ -67,9 +66,13 @@ def test_gunicorn_worker_and_beat_in_production_mode(tmp_path: Path) -> None:
         assert reply == f"pong:{token}"
         assert "games.ping" in (tmp_path / "worker.log").read_text()
 
-        # Beat schedules the sweep; the worker runs it.
+        # Beat schedules the sweep and the outbox relay; the worker runs them.
         realservers.wait_for_log(tmp_path / "worker.log", "Task games.sweep", worker, 30)
+        realservers.wait_for_log(tmp_path / "worker.log", "Task games.relay", worker, 30)
         assert "Sending due task sweep (games.sweep)" in (tmp_path / "beat.log").read_text()
+        # Beat's heartbeat is fresh: its container health check passes.
+        check = [sys.executable, str(realservers.ROOT / "docker" / "healthcheck.py"), "beat"]
+        assert subprocess.run(check, env=env, timeout=30).returncode == 0
 
         # Production pages are served with security headers; plain HTTP is sent to HTTPS.
         home = urllib.request.Request(f"http://127.0.0.1:{port}/", headers={"Host": "127.0.0.1"})

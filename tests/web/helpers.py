@@ -17,10 +17,17 @@ def make_user(name: str) -> User:
 
 
 def started_game(players: list[User], **options: Any) -> Game:
-    """A running game with ``players`` seated in this order (a fixed deal keeps seats in place)."""
+    """A running game with ``players`` seated in this order (a fixed deal keeps seats in place,
+    and only a private game may fix its deal)."""
     game = services.game_create(
-        creator=players[0], rules_id="pirates", players=len(players), options={"first_seat": 0, **options}
+        creator=players[0],
+        rules_id="pirates",
+        players=len(players),
+        options={"first_seat": 0, **options},
+        is_public=False,
     )
+    # A private game is joined through its invitations (it does not exist for anyone else).
     for user in players[1:]:
-        services.seat_join(game_id=game.pk, user=user)
+        (invitation,) = services.invitation_create(game_id=game.pk, by=players[0], emails=[user.email])
+        services.invitation_accept(token=invitation.token, user=user)
     return services.game_start(game_id=game.pk, by=players[0])

@@ -11,6 +11,7 @@ from django.core import mail
 from django.http import HttpRequest
 from django.test import Client
 from django.utils import timezone
+from pytest_django import Settings
 
 from games.models import PlayerProfile
 from tests.web.helpers import PASSWORD, make_user
@@ -37,18 +38,31 @@ def test_signup_creates_account_profile_and_logs_in(client: Client) -> None:
     assert client.get("/games/").status_code == 200
 
 
-def test_signup_refuses_duplicate_email_and_offsite_next(client: Client) -> None:
+def test_signup_does_not_tell_whether_an_address_has_an_account() -> None:
+    """Issue 12 item 6: signing up with a taken address answers exactly as with a new one."""
     make_user("anne")
+    answers = []
+    for username, email in (("anne2", "ANNE@example.test"), ("mary", "mary@example.test")):
+        response = Client().post(
+            "/accounts/signup/",
+            {"username": username, "email": email, "password1": PASSWORD, "password2": PASSWORD},
+        )
+        answers.append((response.status_code, response.get("Location")))
+    assert answers[0] == answers[1] == (302, "/games/")
+    assert get_user_model().objects.filter(email__iexact="anne@example.test").count() == 2
+
+
+def test_signup_refuses_all_digit_passwords(client: Client) -> None:
+    """Issue 12 item 6: Django's NumericPasswordValidator is on."""
     response = client.post(
         "/accounts/signup/",
-        {
-            "username": "anne2",
-            "email": "ANNE@example.test",
-            "password1": PASSWORD,
-            "password2": PASSWORD,
-        },
+        {"username": "anne", "email": "anne@e.test", "password1": "4815162342", "password2": "4815162342"},
     )
-    assert response.status_code == 200 and b"exists already" in response.content
+    assert response.status_code == 200 and b"entirely numeric" in response.content
+    assert not get_user_model().objects.filter(username="anne").exists()
+
+
+def test_signup_refuses_offsite_next(client: Client) -> None:
     response = client.post(
         "/accounts/signup/",
         {
@@ -103,6 +117,23 @@ def test_password_reset_by_email(client: Client) -> None:
     assert response.status_code == 302
     # django-axes checks every password against a request, as the log-in form passes one.
     assert client.login(request=HttpRequest(), username="anne", password="new-pass-123!")
+
+
+def test_password_reset_link_is_built_from_site_url_not_the_host_header(
+    client: Client, settings: Settings
+) -> None:
+    """Issue 12 item 6: a Host header of the asker's choosing never reaches the emailed link."""
+    settings.SITE_URL = "https://pirates.example.org"
+    settings.ALLOWED_HOSTS = ["*"]  # a proxy that passes any Host on
+    make_user("anne")
+    response = client.post(
+        "/accounts/password_reset/", {"email": "anne@example.test"}, HTTP_HOST="evil.example", secure=False
+    )
+    assert response.status_code == 302
+    (message,) = mail.outbox
+    body = str(message.body)
+    assert "evil.example" not in body and "evil.example" not in str(message.subject)
+    assert re.search(r"https://pirates\.example\.org/accounts/reset/\S+/\S+/", body), body
 
 
 def test_login_link_request_emails_a_link_that_logs_in(client: Client) -> None:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from typing import Any
 
 import pytest
 from django.core import mail
@@ -13,6 +16,9 @@ from games.models import Game, Invitation, Seat
 from tests.web.helpers import PASSWORD, make_user, started_game
 
 pytestmark = pytest.mark.django_db
+# Invitation emails leave through the outbox once the request's transaction commits; inside a
+# test's transaction that is when django_capture_on_commit_callbacks(execute=True) ends.
+OnCommit = Callable[..., AbstractContextManager[list[Callable[[], Any]]]]
 
 
 def _path(url: str) -> str:
@@ -40,24 +46,25 @@ def test_lobby_orders_your_move_first_and_lists_open_games(client: Client) -> No
     assert waiting.pk and open_game.pk
 
 
-def test_create_game_with_invitations(client: Client) -> None:
+def test_create_game_with_invitations(client: Client, django_capture_on_commit_callbacks: OnCommit) -> None:
     anne = make_user("anne")
     client.force_login(anne)
     assert client.get("/games/new/").status_code == 200
-    response = client.post(
-        "/games/new/",
-        {
-            "title": "Tortuga",
-            "rules": "pirates",
-            "players": "4",
-            "bot_seats": "1",
-            "bot_kind": "greedy",
-            "move_time": "24h",
-            "timeout_policy": "pass",
-            "is_public": "",
-            "invite": "bob@example.test, cat@example.test",
-        },
-    )
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            "/games/new/",
+            {
+                "title": "Tortuga",
+                "rules": "pirates",
+                "players": "4",
+                "bot_seats": "1",
+                "bot_kind": "greedy",
+                "move_time": "24h",
+                "timeout_policy": "pass",
+                "is_public": "",
+                "invite": "bob@example.test, cat@example.test",
+            },
+        )
     game = Game.objects.get(title="Tortuga")
     assert response["Location"] == f"/games/{game.pk}/"
     assert (game.players, game.is_public, game.timeout_policy) == (4, False, "pass")
@@ -87,10 +94,13 @@ def test_create_game_refuses_bad_input(client: Client) -> None:
     assert not Game.objects.exists()
 
 
-def test_invitation_link_signup_then_join(client: Client) -> None:
+def test_invitation_link_signup_then_join(
+    client: Client, django_capture_on_commit_callbacks: OnCommit
+) -> None:
     anne = make_user("anne")
     game = services.game_create(creator=anne, rules_id="pirates", players=3, is_public=False)
-    services.invitation_create(game_id=game.pk, by=anne, emails="newbie@example.test")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.invitation_create(game_id=game.pk, by=anne, emails="newbie@example.test")
     link = re.search(r"https?://\S+/invite/\S+/", str(mail.outbox[0].body))
     assert link is not None
     invite_path = _path(link.group(0))
@@ -162,7 +172,7 @@ def test_lobby_buttons_need_post_login_and_csrf() -> None:
     assert strict.post(f"/games/{game.pk}/invite/", {"emails": "x@example.test"}).status_code == 403
 
 
-def test_invite_form_on_game_page(client: Client) -> None:
+def test_invite_form_on_game_page(client: Client, django_capture_on_commit_callbacks: OnCommit) -> None:
     anne = make_user("anne")
     game = services.game_create(creator=anne, rules_id="pirates", players=3)
     client.force_login(anne)
@@ -171,7 +181,8 @@ def test_invite_form_on_game_page(client: Client) -> None:
         f"/games/{game.pk}/invite/", {"emails": "bob@example.test; not-an-email"}, follow=True
     )
     assert b"is not an email address" in response.content and not mail.outbox
-    client.post(f"/games/{game.pk}/invite/", {"emails": "bob@example.test"})
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"/games/{game.pk}/invite/", {"emails": "bob@example.test"})
     assert mail.outbox[0].to == ["bob@example.test"] and "/invite/" in mail.outbox[0].body
 
 

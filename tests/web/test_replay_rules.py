@@ -11,7 +11,8 @@ from django.test import Client
 
 from games import services
 from games.models import Game
-from tests.web.helpers import make_user, started_game
+from tests.services.support import started_game as public_started_game
+from tests.web.helpers import make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +37,7 @@ def _play(game: Game, moves: int) -> Game:
 
 def test_running_game_replay_only_for_players() -> None:
     users = [make_user(n) for n in ("anne", "bob", "cat")]
-    game = _play(started_game(users), 5)
+    game = _play(public_started_game(users), 5)
     player = Client()
     player.force_login(users[1])
     page = player.get(f"/games/{game.pk}/replay/")
@@ -55,7 +56,7 @@ def test_running_game_replay_only_for_players() -> None:
 
 def test_finished_game_replay_for_everyone_with_chart_of_each_seat() -> None:
     users = [make_user(n) for n in ("anne", "bob", "cat")]
-    game = _play(started_game(users), 400)
+    game = _play(public_started_game(users), 400)
     assert game.status == Game.Status.FINISHED
     page = Client().get(f"/games/{game.pk}/replay/?seq=3")
     text = page.content.decode()
@@ -65,6 +66,7 @@ def test_finished_game_replay_for_everyone_with_chart_of_each_seat() -> None:
     assert xs is not None and len(json.loads(xs.group(1))) == game.seq
     last = Client().get(f"/games/{game.pk}/replay/{game.seq}/")
     assert b"Final scores" in last.content
+    assert b"Final scores" in Client().get(f"/games/{game.pk}/").content
 
 
 def test_replay_of_unstarted_game_redirects_with_message(client: Client) -> None:

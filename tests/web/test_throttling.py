@@ -173,6 +173,7 @@ def test_game_creation_is_limited_per_account(client: Client) -> None:
     assert other.post("/games/new/", NEW_GAME).status_code == 302
 
 
+@pytest.mark.django_db(transaction=True)  # the emails go out on commit, through the outbox
 def test_an_address_is_invited_to_a_game_once(client: Client) -> None:
     anne = make_user("anne")
     game = services.game_create(creator=anne, rules_id="pirates", players=3)
@@ -186,6 +187,7 @@ def test_an_address_is_invited_to_a_game_once(client: Client) -> None:
     assert Invitation.objects.filter(game=game).count() == 1
 
 
+@pytest.mark.django_db(transaction=True)  # the emails go out on commit, through the outbox
 def test_invitations_have_a_daily_cap_per_account(client: Client) -> None:
     """The issue's finding: five requests sent 50 emails."""
     anne = make_user("anne")
@@ -206,6 +208,7 @@ def test_invitations_have_a_daily_cap_per_account(client: Client) -> None:
     assert client.post(f"/games/{games[4].pk}/invite/", {"emails": "one@example.test"}).status_code == 302
 
 
+@pytest.mark.django_db(transaction=True)  # the emails go out on commit, through the outbox
 def test_invitation_requests_are_rate_limited(client: Client, settings: Settings) -> None:
     set_rates(settings, invitation="2/hour")
     anne = make_user("anne")

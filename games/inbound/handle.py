@@ -1,0 +1,240 @@
+"""What an incoming email does.
+
+``receive`` is the one way in, whatever delivered the message (the MTA pipe, a provider's
+webhook, the development outbox's reply box). In order:
+
+1. Bounds and loops: a message over ``INBOUND_MAX_BYTES`` is ignored unread; automatic mail
+   (auto-replies, bounces, reports) and our own mail are ignored and never answered; a sender
+   over its rate is ignored.
+2. The address: one of the message's recipients must be a reply address whose signature
+   verifies, and the sender must be the address of the account it belongs to (the seat's
+   player, or the invited address). Otherwise nothing happens and nobody is answered, so a
+   forged or guessed message learns nothing.
+3. A reply written for an older position is not played (``_same_choice`` says what "older"
+   means when other seats picked at the same time). The command, read from the reply's own
+   text, goes through the same service as on the web (``action_submit`` with the game's seq
+   read here as ``expected_seq`` and the message's digest as idempotency key;
+   ``invitation_accept``), and the reply gets an answer.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import parseaddr
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+
+from games.inbound import answers
+from games.inbound.addresses import InvitationAddress, MoveAddress, ReplyAddress, read_address
+from games.inbound.answers import Answer
+from games.inbound.limits import max_bytes, sender_allowed
+from games.inbound.moves import numbered_moves
+from games.inbound.parse import (
+    Command,
+    automatic_reason,
+    message_key,
+    parse,
+    read_command,
+    recipients_of,
+    reply_text,
+    sender_of,
+)
+from games.models import Event, Game, Invitation, Seat
+from games.services import Conflict, Forbidden, IllegalMove, ServiceError, StaleSeq, action_submit
+from games.services.invitations import invitation_accept
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of a message: ``status`` says what happened (for logs and the callers),
+    ``answer`` the kind of answer queued ("" for none)."""
+
+    status: str
+    answer: str = ""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A message that passed the checks of step 1, with what it says."""
+
+    message: EmailMessage
+    sender: str
+    key: str
+    subject: str
+    message_id: str
+
+    def answer(self, kind: str, game_id: int, **fields: object) -> Answer:
+        return Answer(kind=kind, to=self.sender, key=self.key, subject=self.subject,
+                      message_id=self.message_id, game_id=game_id, **fields)  # type: ignore[arg-type]
+
+
+def receive(raw: bytes, *, recipients: Sequence[str] = (), envelope_sender: str | None = None) -> Outcome:
+    """Read one message (its raw bytes) and do what it says. ``recipients`` are the envelope
+    recipients, when the caller knows them; ``envelope_sender`` the envelope's sender ("" or
+    "<>" for a bounce)."""
+    if len(raw) > max_bytes():
+        log.info("inbound mail: a message of %s bytes ignored (over the size limit)", len(raw))
+        return Outcome("too_large")
+    try:
+        message = parse(raw)
+        reason = automatic_reason(message, envelope_sender)
+        sender = sender_of(message)
+        addresses = recipients_of(message, list(recipients))
+        key = message_key(message, raw)
+        subject = str(message.get("Subject", ""))
+        message_id = str(message.get("Message-ID", ""))
+    except (ValueError, TypeError, LookupError, IndexError, AttributeError):
+        log.info("inbound mail: an unparseable message ignored", exc_info=True)
+        return Outcome("unparseable")
+    if reason:
+        log.info("inbound mail: automatic mail ignored (%s)", reason)
+        return Outcome("automatic")
+    if not sender:
+        return Outcome("no_sender")
+    if sender == parseaddr(settings.DEFAULT_FROM_EMAIL)[1].lower():
+        return Outcome("own_mail")
+    if not sender_allowed(sender):
+        log.warning("inbound mail: a sender is over the inbound_mail rate; message ignored")
+        return Outcome("rate_limited")
+    target = _reply_address(addresses)
+    if target is None:
+        return Outcome("unknown_address")
+    reply = Reply(message, sender, key, subject, message_id)
+    if isinstance(target, MoveAddress):
+        return _move(reply, target)
+    return _join(reply, target)
+
+
+def _reply_address(addresses: list[str]) -> ReplyAddress | None:
+    for address in addresses:
+        found = read_address(address)
+        if found is not None:
+            return found
+    return None
+
+
+def _command(reply: Reply) -> Command:
+    try:
+        return read_command(reply_text(reply.message))
+    except (ValueError, TypeError, LookupError, AttributeError):
+        log.info("inbound mail: a reply's text could not be read", exc_info=True)
+        return Command("unreadable")
+
+
+def _queued(reply: Reply, kind: str, game_id: int, **fields: object) -> Outcome:
+    """Queue the answer of ``kind``; the outcome is named after it."""
+    answers.queue(reply.answer(kind, game_id, **fields))
+    return Outcome(kind, kind)
+
+
+def _move(reply: Reply, address: MoveAddress) -> Outcome:
+    game = Game.objects.filter(pk=address.game_id).first()
+    seat = (
+        Seat.objects.filter(game_id=address.game_id, position=address.position).select_related("user").first()
+        if game is not None
+        else None
+    )
+    user = seat.user if seat is not None else None
+    if game is None or user is None or not user.email or user.email.strip().lower() != reply.sender:
+        # Forged, or the seat changed hands: nothing happens and nothing is said.
+        log.info("inbound mail: a reply for game %s seat %s not from its player ignored",
+                 address.game_id, address.position)
+        return Outcome("not_the_player")
+    idempotency_key = f"mail:{reply.key[:48]}"
+    if Event.objects.filter(game=game, idempotency_key=idempotency_key).exists():
+        return Outcome("duplicate")
+    fields: dict[str, object] = {"user_id": user.pk, "position": address.position, "seq": address.seq}
+    if game.status != Game.Status.ACTIVE:
+        return _queued(reply, answers.NOT_RUNNING, game.pk, **fields)
+    if game.seq != address.seq and not _same_choice(game, address):
+        return _queued(reply, answers.STALE, game.pk, **fields)
+    command = _command(reply)
+    moves = numbered_moves(game, address.position, address.seq)
+    if not moves or seat is None or seat.replaced_by_bot:
+        problem = (
+            "A bot plays your seat for the rest of this game after repeated timeouts."
+            if seat is not None and seat.replaced_by_bot
+            else "It is not your turn in this game now."
+        )
+        return _queued(reply, answers.PROBLEM, game.pk, problem=problem, **fields)
+    move = None
+    if command.kind == "move" and command.number is not None:
+        move = moves.number(command.number)
+        problem = "" if move is not None else (
+            f"There is no move {command.number}: your moves are numbered 1 to {len(moves)}."
+        )
+    elif command.kind == "pass":
+        move = moves.pass_move
+        problem = "" if move is not None else "You cannot pass now: choose one of your moves."
+    elif command.kind == "empty":
+        problem = "Your reply had no text of its own above the quoted email, so there was no move in it."
+    elif command.said:
+        problem = f"We could not read a move in your reply (“{command.said}”)."
+    else:
+        problem = "We could not read your reply."
+    if move is None:
+        return _queued(reply, answers.PROBLEM, game.pk, number=command.number, problem=problem, **fields)
+    try:
+        submitted = action_submit(
+            game_id=game.pk, user=user, action=move.action, expected_seq=game.seq,
+            idempotency_key=idempotency_key,
+        )
+    except StaleSeq:
+        return _queued(reply, answers.STALE, game.pk, **fields)
+    except (IllegalMove, Forbidden) as exc:
+        return _queued(reply, answers.PROBLEM, game.pk, number=move.number, problem=exc.detail, **fields)
+    except Conflict:
+        return _queued(reply, answers.NOT_RUNNING, game.pk, **fields)
+    if not submitted.created:
+        return Outcome("duplicate")
+    log.info("inbound mail: game %s seat %s played move %s by reply (event %s)",
+             game.pk, address.position, move.number, submitted.event.seq)
+    return _queued(
+        reply, answers.PLAYED, game.pk, number=move.number, event_seq=submitted.event.seq, **fields
+    )
+
+
+def _same_choice(game: Game, address: MoveAddress) -> bool:
+    """Whether the choice the email offered is still the seat's choice, though the game has
+    moved past the email's seq: in a simultaneous phase the other seats' secret picks move the
+    game on without changing anything this seat sees or may do. That holds when no event since
+    was this seat's (its own move, a timeout, a bot taking over), it is still to act, and its
+    numbered moves are the same actions under the same words. Anything else is an older
+    position, and the reply is not played."""
+    if address.position not in game.to_act:
+        return False
+    if Event.objects.filter(game=game, seq__gt=address.seq, seat=address.position).exists():
+        return False
+    then = numbered_moves(game, address.position, address.seq)
+    now = numbered_moves(game, address.position, game.seq)
+    offered = [(move.label, move.action) for move in then.moves]
+    return bool(offered) and offered == [(move.label, move.action) for move in now.moves]
+
+
+def _join(reply: Reply, address: InvitationAddress) -> Outcome:
+    invitation = Invitation.objects.filter(pk=address.invitation_id).select_related("game").first()
+    if invitation is None or invitation.email.strip().lower() != reply.sender:
+        log.info("inbound mail: a reply to invitation %s not from its address ignored", address.invitation_id)
+        return Outcome("not_the_invited")
+    game_id = invitation.game_id
+    user = get_user_model().objects.filter(email__iexact=reply.sender, is_active=True).order_by("pk").first()
+    if user is None:
+        # No account yet: the only way in is the invitation's link, which signs them up.
+        return _queued(reply, answers.SIGN_UP, game_id, invitation_id=invitation.pk)
+    fields: dict[str, object] = {"user_id": user.pk, "invitation_id": invitation.pk}
+    command = _command(reply)
+    if command.kind != "join":
+        said = f" (we read “{command.said}”)" if command.said else ""
+        problem = f"To take your seat, reply with the word join{said}."
+        return _queued(reply, answers.JOIN_REFUSED, game_id, problem=problem, **fields)
+    try:
+        invitation_accept(token=invitation.token, user=user)
+    except ServiceError as exc:
+        return _queued(reply, answers.JOIN_REFUSED, game_id, problem=exc.detail, **fields)
+    return _queued(reply, answers.JOINED, game_id, **fields)

@@ -1,0 +1,330 @@
+"""The transactional outbox: side effects written as rows with the change that owes them, and
+the relay that turns due rows into Celery tasks.
+
+Writing (``add``) happens inside the caller's transaction, as one multi-row INSERT, and
+registers a *nudge* for after the commit: it publishes one ``games.relay`` task, and a failed
+publish is only logged. So a committed move answers success whatever the broker does; its
+side effects wait in the table until a relay runs (the nudge's, beat's every
+``OUTBOX_RELAY_SECONDS``, or ``manage.py outbox_relay``).
+
+A row's life: ``pending`` and due -> published by a relay, which moves ``due_at`` one lease
+ahead -> ``done`` when its task has finished (the task marks it), or published again
+once the lease has run out (its task died with a worker, or its message was lost). Tasks are
+idempotent, so a second publish is harmless. After ``OUTBOX_MAX_ATTEMPTS`` publishes the relay
+gives the row up (``failed``) and logs an error; so does an email task that ran out of retries.
+
+Locking: ``relay`` claims rows with ``SELECT ... FOR UPDATE SKIP LOCKED`` and commits the claim
+before publishing, so relays running at once never publish a row twice per lease, and a task
+run in-process (eager mode) marks a row that is already claimed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import cache
+from typing import Any
+
+from django.conf import settings
+from django.db import DatabaseError, connection, transaction
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
+from django.utils import timezone
+
+from games.models import Game, Outbox, Seat
+
+log = logging.getLogger(__name__)
+
+Kind = Outbox.Kind
+Status = Outbox.Status
+
+# Which task each kind of row becomes, and its arguments: "game, key", "game" or "key".
+TASKS: dict[str, tuple[str, str]] = {
+    Kind.BOT_MOVE: ("bot_move", "game, key"),
+    Kind.TURN: ("notify_turn", "game, key"),
+    Kind.REMINDER: ("notify_reminder", "game, key"),
+    Kind.TIMEOUT: ("notify_timeout", "game, key"),
+    Kind.SEAT_TO_BOT: ("notify_seat_to_bot", "game, key"),
+    Kind.GAME_OVER: ("notify_game_over", "game"),
+    Kind.INVITATION: ("send_invitation_email", "key"),
+    Kind.SEATS_FILLED: ("seats_filled", "game"),
+}
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One row to write: ``kind`` for ``game_id`` about ``key``, due ``delay`` seconds after now."""
+
+    kind: str
+    game_id: int
+    key: int
+    delay: float = 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Writing rows (inside the caller's transaction)
+
+
+@cache
+def _insert_sql(rows: int) -> str:
+    """One INSERT for ``rows`` rows. A row that exists already is left alone, unless it was
+    given up: then it is pending again (a timeout re-queues a bot seat whose move was lost,
+    the repair sweep a missing effect). The same SQL on PostgreSQL and SQLite (3.24+)."""
+    table = connection.ops.quote_name(Outbox._meta.db_table)
+    columns = "game_id, kind, key, status, due_at, attempts, created_at"
+    values = ", ".join(["(%s, %s, %s, %s, %s, 0, %s)"] * rows)
+    return (
+        f"INSERT INTO {table} ({columns}) VALUES {values}"
+        " ON CONFLICT (game_id, kind, key) DO UPDATE"
+        " SET status = excluded.status, due_at = excluded.due_at, attempts = 0, published_at = NULL"
+        f" WHERE {table}.status = '{Status.FAILED.value}'"
+    )
+
+
+def add(effects: Iterable[Effect]) -> None:
+    """Write ``effects`` in the current transaction and nudge the relay after its commit.
+
+    Plain SQL, one statement: this runs on every move, and the ORM's bulk_create costs more
+    to build than the insert takes."""
+    effects = list(effects)
+    if not effects:
+        return
+    now = timezone.now()
+    params: list[Any] = []
+    for effect in effects:
+        due = now + timedelta(seconds=effect.delay)
+        params += [
+            effect.game_id, str(effect.kind), effect.key, Status.PENDING.value,
+            connection.ops.adapt_datetimefield_value(due), connection.ops.adapt_datetimefield_value(now),
+        ]
+    with connection.cursor() as cursor:
+        cursor.execute(_insert_sql(len(effects)), params)
+    _nudge_after_commit(now, {effect.delay for effect in effects})
+
+
+def _nudge_after_commit(now: datetime, delays: set[float]) -> None:
+    """After the commit, publish a relay for the rows due now and one for each later due time
+    (bot moves), as delayed messages. Losing a nudge costs at most one beat interval."""
+
+    def nudge() -> None:
+        for delay in sorted(delays):
+            if delay > 0:
+                publish_relay(up_to=now + timedelta(seconds=delay), countdown=delay)
+            else:
+                publish_relay()
+
+    transaction.on_commit(nudge)
+
+
+def publish_relay(*, up_to: datetime | None = None, countdown: float = 0) -> bool:
+    """Publish one ``games.relay`` task, once, without retrying: this runs in requests, which
+    must not wait for a broker that is down. Returns whether the broker took it."""
+    from games import tasks
+
+    try:
+        if up_to is None and not countdown:
+            # A plain message, not one with an ETA that a worker would hold on a timer.
+            tasks.relay.apply_async(retry=False)
+        else:
+            kwargs = {"up_to": up_to.isoformat()} if up_to is not None else {}
+            tasks.relay.apply_async(kwargs=kwargs, countdown=countdown, retry=False)
+    except Exception as exc:
+        if tasks.relay.app.conf.task_always_eager:
+            raise  # the relay ran in-process: its errors are the tasks' own, not the broker's
+        # Each transport fails in its own way (kombu's, redis-py's, socket errors); none
+        # may turn a committed change into an error.
+        log.warning("could not publish the outbox relay (%s); beat's relay will publish it", exc)
+        return False
+    return True
+
+
+# ---------------------------------------------------------------------------------------------
+# The relay
+
+
+def lease(attempts: int) -> timedelta:
+    """How long a published row waits for its task before it is published again: the lease,
+    doubled for each earlier publish (a task that keeps dying is not hammered), at most an hour."""
+    base = settings.OUTBOX_LEASE_SECONDS
+    return timedelta(seconds=min(base * 2 ** max(attempts - 1, 0), max(base, 3600)))
+
+
+def relay(*, up_to: datetime | None = None, limit: int | None = None) -> int:
+    """Publish the pending rows due by now (or by ``up_to`` if later) as tasks; returns how
+    many were published. Stops at the first broker error: the rows it could not publish are
+    due again at once and the error is raised for the caller (the task) to retry."""
+    now = timezone.now()
+    horizon = max(now, up_to) if up_to is not None else now
+    limit = settings.OUTBOX_RELAY_BATCH if limit is None else limit
+    claimed = _claim(now, horizon, limit)
+    published = 0
+    try:
+        for row in claimed:
+            _publish(row)
+            published += 1
+    except Exception:
+        _unclaim([row.pk for row in claimed[published:]], now)
+        raise
+    return published
+
+
+@dataclass(frozen=True)
+class _Row:
+    pk: int
+    kind: str
+    game_id: int
+    key: int
+    attempts: int
+
+
+def _claim(now: datetime, horizon: datetime, limit: int) -> list[_Row]:
+    """Take up to ``limit`` due rows and move each one lease ahead, committed before any is
+    published (a task that runs at once must find its row claimed). Rows published too often
+    are given up instead."""
+    with transaction.atomic():
+        due = (
+            Outbox.objects.select_for_update(skip_locked=True)
+            .filter(status=Status.PENDING, due_at__lte=horizon)
+            .order_by("due_at")
+            .values_list("pk", "kind", "game_id", "key", "attempts")[:limit]
+        )
+        rows = [_Row(*values) for values in due]
+        spent = [row for row in rows if row.attempts >= settings.OUTBOX_MAX_ATTEMPTS]
+        if spent:
+            Outbox.objects.filter(pk__in=[row.pk for row in spent]).update(status=Status.FAILED)
+            for row in spent:
+                log.error("outbox: gave up %s for game %s at %s after %s publishes",
+                          row.kind, row.game_id, row.key, row.attempts)
+        rows = [row for row in rows if row.attempts < settings.OUTBOX_MAX_ATTEMPTS]
+        by_attempts: dict[int, list[int]] = {}
+        for row in rows:
+            by_attempts.setdefault(row.attempts + 1, []).append(row.pk)
+        for attempts, pks in by_attempts.items():
+            Outbox.objects.filter(pk__in=pks).update(
+                attempts=attempts, published_at=now, due_at=now + lease(attempts)
+            )
+    return rows
+
+
+def _unclaim(pks: list[int], now: datetime) -> None:
+    """Rows claimed but not published: due again now, their claim not counted (best effort:
+    if this fails too, their lease brings them back)."""
+    if not pks:
+        return
+    try:
+        Outbox.objects.filter(pk__in=pks, status=Status.PENDING).update(
+            due_at=now, attempts=F("attempts") - 1, published_at=None
+        )
+    except DatabaseError as exc:
+        log.warning("outbox: could not release %s unpublished rows (%s); their lease will", len(pks), exc)
+
+
+def _publish(row: _Row) -> None:
+    from games import tasks
+
+    name, takes = TASKS[row.kind]
+    task = getattr(tasks, name)
+    args = {"game, key": [row.game_id, row.key], "game": [row.game_id], "key": [row.key]}[takes]
+    task.apply_async(args=args, kwargs={"outbox_id": row.pk})
+
+
+# ---------------------------------------------------------------------------------------------
+# What tasks report
+
+
+def done(outbox_id: int | None) -> None:
+    """The task of row ``outbox_id`` finished: the row is done (None: a task run by hand)."""
+    if outbox_id is None:
+        return
+    Outbox.objects.filter(pk=outbox_id).exclude(status=Status.DONE).update(
+        status=Status.DONE, done_at=timezone.now()
+    )
+
+
+def extend(outbox_id: int | None, seconds: float) -> None:
+    """The task of row ``outbox_id`` retries itself in ``seconds``: keep the relay from
+    publishing it again before that retry had its chance (plus one lease). Best effort: when
+    the database is what failed, the relay's duplicate is harmless."""
+    if outbox_id is None:
+        return
+    due = timezone.now() + timedelta(seconds=seconds + settings.OUTBOX_LEASE_SECONDS)
+    try:
+        Outbox.objects.filter(pk=outbox_id, status=Status.PENDING).update(due_at=due)
+    except DatabaseError as exc:
+        log.warning("outbox: could not extend row %s (%s)", outbox_id, exc)
+
+
+def give_up(outbox_id: int | None) -> None:
+    """The task of row ``outbox_id`` ran out of retries: the row is not published again."""
+    if outbox_id is None:
+        return
+    Outbox.objects.filter(pk=outbox_id, status=Status.PENDING).update(status=Status.FAILED)
+
+
+# ---------------------------------------------------------------------------------------------
+# Repair: running games whose position has no side effect on the way
+
+
+@dataclass(frozen=True)
+class Repaired:
+    bot_moves: int
+    turns: int
+
+
+def _seats_to_act(before: datetime) -> QuerySet[Seat]:
+    """Seats to act in running games unchanged since ``before`` (index ``seat_to_act``)."""
+    return Seat.objects.filter(must_act=True, game__status=Game.Status.ACTIVE, game__updated_at__lte=before)
+
+
+def bot_moves_missing(before: datetime) -> QuerySet[Seat, tuple[int, int]]:
+    """(game, seq) of running games with a bot seat to act since before ``before`` and no
+    bot-move row for that seq that is pending or done (lookups by index ``outbox_once``)."""
+    rows = Outbox.objects.filter(
+        game_id=OuterRef("game_id"), kind=Kind.BOT_MOVE, key=OuterRef("game__seq"),
+        status__in=[Status.PENDING, Status.DONE],
+    )
+    bots = _seats_to_act(before).filter(Q(user__isnull=True) | Q(replaced_by_bot=True))
+    return bots.filter(~Exists(rows)).values_list("game_id", "game__seq").distinct().order_by("game_id")
+
+
+def turns_missing(before: datetime) -> QuerySet[Seat, tuple[int, int]]:
+    """(game, seq) of running games with a person to act since before ``before`` and no
+    turn-email row at all for that seq (one given up stays given up)."""
+    rows = Outbox.objects.filter(game_id=OuterRef("game_id"), kind=Kind.TURN, key=OuterRef("game__seq"))
+    people = _seats_to_act(before).filter(user__isnull=False, replaced_by_bot=False)
+    return people.filter(~Exists(rows)).values_list("game_id", "game__seq").distinct().order_by("game_id")
+
+
+def repair(now: datetime | None = None, limit: int | None = None) -> Repaired:
+    """Write the side effects missing for positions older than ``OUTBOX_REPAIR_AFTER_SECONDS``:
+    a bot move (due at once) or the turn emails. Such a gap should not exist (the rows are
+    written with the event); it does for games from before the outbox, after a row was
+    deleted by hand, or a bot move given up."""
+    now = timezone.now() if now is None else now
+    limit = settings.SWEEP_BATCH_SIZE if limit is None else limit
+    before = now - timedelta(seconds=settings.OUTBOX_REPAIR_AFTER_SECONDS)
+    bots = list(bot_moves_missing(before)[:limit])
+    turns = list(turns_missing(before)[:limit])
+    effects = [Effect(Kind.BOT_MOVE, game_id, seq) for game_id, seq in bots]
+    effects += [Effect(Kind.TURN, game_id, seq) for game_id, seq in turns]
+    if effects:
+        with transaction.atomic():
+            add(effects)
+        log.warning("repair: re-queued %s bot moves and %s turn emails", len(bots), len(turns))
+    return Repaired(bot_moves=len(bots), turns=len(turns))
+
+
+def prune(now: datetime | None = None, limit: int | None = None) -> int:
+    """Delete done rows older than ``OUTBOX_KEEP_DAYS``, oldest first, at most ``limit``
+    (``SWEEP_BATCH_SIZE``) per call: the table keeps what is pending, failed or recent. The
+    oldest rows have the lowest ids, so the primary key finds them without a scan."""
+    now = timezone.now() if now is None else now
+    limit = settings.SWEEP_BATCH_SIZE if limit is None else limit
+    cutoff = now - timedelta(days=settings.OUTBOX_KEEP_DAYS)
+    old = Outbox.objects.filter(status=Status.DONE, done_at__lt=cutoff).order_by("pk")
+    pks = list(old.values_list("pk", flat=True)[:limit])
+    if not pks:
+        return 0
+    deleted, _ = Outbox.objects.filter(pk__in=pks).delete()
+    return deleted

@@ -1,0 +1,472 @@
+"""The production processes on servers of their own, so a test can break one part at a time.
+
+A ``Stack`` is what a deployment runs: PostgreSQL and Redis (append-only, as in production)
+on ports and folders of their own, an SMTP server, and the process commands of
+``docker/commands`` (gunicorn, the Celery worker, beat). A test stops, kills, restarts or
+restores one of them while clients play, then asks what the service promises: no committed
+move answered with an error, every event replays, every waiting player emailed exactly
+once, every bot game moving again soon after the fault ends.
+
+Everything listens on 127.0.0.1 only; every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections import Counter
+from collections.abc import Callable
+from contextlib import suppress
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+from tests import realservers
+from tests.notifications.smtp_sink import Sink
+
+ROOT = realservers.ROOT
+COMMANDS = ROOT / "docker" / "commands"
+READY = {"web": "Booting worker", "worker": "ready.", "beat": "beat: Starting"}
+
+
+def postgres_bin() -> Path | None:
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+    return found[-1].parent if found else None
+
+
+def faults_problem() -> str | None:
+    """Why the fault-injection suite cannot run here, or None."""
+    if postgres_bin() is None:
+        return "needs the PostgreSQL server binaries (apt-get install postgresql; .ci/run does)"
+    if shutil.which("redis-server") is None or shutil.which("redis-cli") is None:
+        return "needs redis-server and redis-cli (apt-get install redis-server; .ci/run does)"
+    if os.geteuid() != 0 or shutil.which("runuser") is None:
+        return "needs root (PostgreSQL servers of its own run as the postgres user through runuser)"
+    return None
+
+
+def _run(args: list[str], timeout: float = 60, check: bool = True) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
+    if check and done.returncode != 0:
+        output = done.stdout[-1500:] + done.stderr[-1500:]
+        raise RuntimeError(f"{' '.join(args[:6])} … exited {done.returncode}: {output}")
+    return done
+
+
+class OwnPostgres:
+    """A PostgreSQL server in a folder of its own, started, stopped and restored at will."""
+
+    def __init__(self) -> None:
+        binary = postgres_bin()
+        assert binary is not None
+        self.bin = binary
+        # Not under pytest's temporary folder: that is private to root, and the server runs as
+        # the postgres user, which must reach its data folder.
+        holder = Path(tempfile.mkdtemp(prefix="pirates-faults-"))
+        holder.chmod(0o755)
+        self.dir = holder / "pg"
+        self.port = realservers.free_port()
+        # The same options for every start: a restart without them comes back on port 5432.
+        self.options = (
+            f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.dir} -c fsync=off "
+            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=100"
+        )
+
+    @property
+    def url(self) -> str:
+        return f"postgres://app:app@127.0.0.1:{self.port}/app"
+
+    def _as_postgres(self, *args: str, timeout: float = 60) -> None:
+        _run(["runuser", "-u", "postgres", "--", *args], timeout=timeout)
+
+    def create(self) -> None:
+        _run(["install", "-d", "-o", "postgres", "-g", "postgres", "-m", "700", str(self.dir)])
+        self._as_postgres(
+            str(self.bin / "initdb"), "-D", str(self.dir / "data"), "-U", "postgres", "-A", "trust",
+            "-E", "UTF8", "--locale=C.UTF-8", "-N",
+        )
+        self.start()
+        self.psql("CREATE ROLE app LOGIN PASSWORD 'app' CREATEDB", "CREATE DATABASE app OWNER app")
+
+    def start(self) -> None:
+        self._as_postgres(
+            str(self.bin / "pg_ctl"), "-D", str(self.dir / "data"), "-l", str(self.dir / "log"),
+            "-w", "-t", "30", "-o", self.options, "start",
+        )
+
+    def stop(self, mode: str = "fast") -> None:
+        self._as_postgres(str(self.bin / "pg_ctl"), "-D", str(self.dir / "data"), "-m", mode, "-w", "stop")
+
+    def psql(self, *statements: str, database: str = "postgres") -> str:
+        args = [str(self.bin / "psql"), "-q", "-X", "-At", "-h", "127.0.0.1", "-p", str(self.port),
+                "-U", "postgres", "-d", database, "-v", "ON_ERROR_STOP=1"]
+        for statement in statements:
+            args += ["-c", statement]
+        return _run(args).stdout
+
+    def dump(self, path: Path) -> None:
+        _run([str(self.bin / "pg_dump"), "-Fc", "-h", "127.0.0.1", "-p", str(self.port), "-U", "app",
+              "-f", str(path), "app"])
+
+    def restore(self, path: Path) -> None:
+        """Put the database back as it was in ``path``, behind the running service's back."""
+        self.psql("ALTER DATABASE app ALLOW_CONNECTIONS false")
+        self.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'app'")
+        self.psql("DROP DATABASE app", "CREATE DATABASE app OWNER app")
+        _run([str(self.bin / "pg_restore"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "app",
+              "-d", "app", "--no-owner", str(path)])
+
+    def destroy(self) -> None:
+        with suppress(Exception):
+            self.stop("immediate")
+        shutil.rmtree(self.dir.parent, ignore_errors=True)
+
+
+class OwnRedis:
+    """A Redis server with append-only persistence (as production runs it), on a port of its own."""
+
+    def __init__(self, root: Path) -> None:
+        self.dir = root / "redis"
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.port = realservers.free_port()
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def cli(self, *args: str, check: bool = True) -> str:
+        return _run(["redis-cli", "-p", str(self.port), *args], timeout=10, check=check).stdout
+
+    def start(self) -> None:
+        _run([
+            "redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "--port", str(self.port),
+            "--appendonly", "yes", "--save", "", "--dir", str(self.dir),
+            "--pidfile", str(self.dir / "redis.pid"), "--logfile", str(self.dir / "redis.log"),
+        ])
+        deadline = time.monotonic() + 20
+        while "PONG" not in self.cli("ping", check=False):
+            if time.monotonic() > deadline:
+                raise RuntimeError("Redis did not start:\n" + (self.dir / "redis.log").read_text()[-2000:])
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        self.cli("shutdown", "nosave", check=False)
+        deadline = time.monotonic() + 20
+        while "PONG" in self.cli("ping", check=False):
+            if time.monotonic() > deadline:
+                raise RuntimeError("Redis did not stop")
+            time.sleep(0.1)
+
+
+@dataclass
+class Answer:
+    status: int  # 0: no HTTP answer at all (refused, reset, timed out)
+    body: Any
+
+    @property
+    def ok(self) -> bool:
+        return 200 <= self.status < 300
+
+
+class Api:
+    """One player's API client (token authentication)."""
+
+    def __init__(self, base: str, token: str, name: str) -> None:
+        self.base, self.token, self.name = base, token, name
+
+    def call(self, method: str, path: str, body: Any = None, timeout: float = 15) -> Answer:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(
+            self.base + path, data=data, method=method,
+            headers={"Authorization": f"Token {self.token}", "Content-Type": "application/json",
+                     "Host": "127.0.0.1"},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                return Answer(response.status, _json(response.read()))
+        except urllib.error.HTTPError as error:
+            return Answer(error.code, _json(error.read()))
+        except (OSError, urllib.error.URLError):
+            return Answer(0, None)
+
+    def get(self, path: str) -> Answer:
+        return self.call("GET", path)
+
+    def post(self, path: str, body: Any = None) -> Answer:
+        return self.call("POST", path, body if body is not None else {})
+
+
+def _json(raw: bytes) -> Any:
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return None
+
+
+@dataclass
+class Attempt:
+    game: int
+    key: str
+    status: int
+
+
+@dataclass
+class GameUnderTest:
+    id: int
+    seats: dict[int, Api]  # seat -> the client of the person in it
+    bots: set[int]
+
+
+@dataclass
+class Stack:
+    """PostgreSQL, Redis, an SMTP server and the web, worker and beat processes."""
+
+    root: Path
+    sink: Sink
+    smtp_port: int
+    pg: OwnPostgres
+    redis: OwnRedis
+    env: dict[str, str] = field(default_factory=dict)
+    processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    port: int = 0
+    attempts: list[Attempt] = field(default_factory=list)
+    players: list[Api] = field(default_factory=list)
+
+    def configure(self, extra: dict[str, str]) -> None:
+        self.port = realservers.free_port()
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("CELERY_", "EMAIL_", "PGHOST"))}
+        env.update(
+            DJANGO_DEBUG="0",
+            SECRET_KEY="faults-" + uuid.uuid4().hex * 2,
+            ALLOWED_HOSTS="127.0.0.1,localhost",
+            SECURE_SSL_REDIRECT="0",
+            DATABASE_URL=self.pg.url,
+            REDIS_URL=self.redis.url,
+            CELERY_QUEUE="faults",
+            EMAIL_HOST="127.0.0.1",
+            EMAIL_PORT=str(self.smtp_port),
+            EMAIL_TIMEOUT="5",
+            EMAIL_RETRY_BASE_SECONDS="1",
+            EMAIL_RETRY_MAX_SECONDS="4",
+            VAR_DIR=str(self.root / "var"),
+            BIND=f"127.0.0.1:{self.port}",
+            WEB_CONCURRENCY="2",
+            WORKER_CONCURRENCY="1",
+            SWEEP_INTERVAL_SECONDS="1",
+            BOT_MOVE_DELAY_SECONDS="0",
+            # The outbox relays every second, and a row whose task died is published again
+            # after 10 s, so recovery is measured in seconds rather than the production minute.
+            OUTBOX_RELAY_SECONDS="1",
+            OUTBOX_LEASE_SECONDS="10",
+            OUTBOX_REPAIR_AFTER_SECONDS="10",
+            # Each test starts games of its own; the per-account creation limit is not the point.
+            THROTTLE_RATES="game_create=off",
+            DB_CONNECT_TIMEOUT="2",
+            LOG_LEVEL="INFO",
+            PYTHONUNBUFFERED="1",
+        )
+        env.update(extra)
+        self.env = env
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def log(self, name: str) -> Path:
+        return self.root / f"{name}.log"
+
+    def start(self, name: str) -> None:
+        self.processes[name] = subprocess.Popen(
+            [str(COMMANDS / name)], env=self.env, cwd=ROOT, stdout=self.log(name).open("ab"),
+            stderr=subprocess.STDOUT, start_new_session=True,
+        )
+        self.wait_ready(name, before=0)
+
+    def ready_count(self, name: str) -> int:
+        text = self.log(name).read_text(errors="replace") if self.log(name).exists() else ""
+        return text.count(READY[name])
+
+    def wait_ready(self, name: str, before: int, timeout: float = 90) -> None:
+        """Until ``name`` has said it is ready more often than ``before`` times."""
+        process = self.processes[name]
+
+        def ready() -> bool:
+            if process.poll() is not None:
+                raise AssertionError(f"{name} exited with {process.returncode}:\n"
+                                     + self.log(name).read_text(errors="replace")[-3000:])
+            return self.ready_count(name) > before
+
+        wait_until(ready, timeout, f"{name} to be ready")
+
+    def stop_all(self) -> None:
+        for process in self.processes.values():
+            if process.poll() is None:
+                try:
+                    os.killpg(process.pid, signal.SIGTERM)
+                    process.wait(15)
+                except (ProcessLookupError, subprocess.TimeoutExpired):
+                    with suppress(ProcessLookupError):
+                        os.killpg(process.pid, signal.SIGKILL)
+
+    def manage(self, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "manage.py", *args], env=self.env, cwd=ROOT, capture_output=True, text=True,
+            timeout=timeout,
+        )
+
+    def boot(self, players: int = 3) -> None:
+        migrated = subprocess.run([str(COMMANDS / "migrate")], env=self.env, cwd=ROOT, capture_output=True,
+                                  text=True, timeout=300)
+        assert migrated.returncode == 0, migrated.stdout + migrated.stderr
+        for name in ("web", "worker", "beat"):
+            self.start(name)
+        script = (
+            "import json\n"
+            "from django.contrib.auth.models import User\n"
+            "from rest_framework.authtoken.models import Token\n"
+            "out = []\n"
+            f"for i in range({players}):\n"
+            "    u = User.objects.create_user(f'sailor{i}', f'sailor{i}@faults.example', 'not-a-pass-1234')\n"
+            "    out.append(Token.objects.create(user=u).key)\n"
+            "print(json.dumps(out))\n"
+        )
+        made = self.manage("shell", "-c", script)
+        assert made.returncode == 0, made.stderr
+        tokens = json.loads(made.stdout.strip().splitlines()[-1])
+        self.players = [Api(self.base, token, f"sailor{i}") for i, token in enumerate(tokens)]
+        wait_until(lambda: self.players[0].get("/api/games/").ok, 60, "the web server to answer")
+
+    # -- games ---------------------------------------------------------------------------
+
+    def new_game(self, title: str, bots: int = 0) -> GameUnderTest:
+        host = self.players[0]
+        created = host.post("/api/games/", {"players": 3, "title": title, "bot_seats": bots, "public": True,
+                                            "move_hours": 48})
+        assert created.status == 201, created.body
+        game_id = created.body["id"]
+        for player in self.players[1 : 3 - bots]:
+            joined = player.post(f"/api/games/{game_id}/join/")
+            assert joined.ok, joined.body
+        started = host.post(f"/api/games/{game_id}/start/")
+        assert started.ok, started.body
+        seats: dict[int, Api] = {}
+        bot_seats: set[int] = set()
+        for seat in started.body["seats"]:
+            if seat["bot"]:
+                bot_seats.add(seat["seat"])
+            else:
+                seats[seat["seat"]] = next(p for p in self.players if p.name == seat["user"])
+        return GameUnderTest(game_id, seats, bot_seats)
+
+    def move(self, game: GameUnderTest, rng: random.Random) -> Attempt | None:
+        """One move by the person to act in ``game``, if a person is to act; None otherwise."""
+        any_client = next(iter(game.seats.values()))
+        detail = any_client.get(f"/api/games/{game.id}/")
+        if not detail.ok or detail.body["status"] != "active":
+            return None
+        people = [s for s in detail.body["to_act"] if s in game.seats]
+        if not people:
+            return None
+        mover = game.seats[people[0]]
+        mine = mover.get(f"/api/games/{game.id}/")
+        if not mine.ok or not mine.body["legal_actions"]:
+            return None
+        key = uuid.uuid4().hex
+        answer = mover.post(
+            f"/api/games/{game.id}/actions/",
+            {"action": rng.choice(mine.body["legal_actions"]), "expected_seq": mine.body["seq"],
+             "idempotency_key": key},
+        )
+        attempt = Attempt(game.id, key, answer.status)
+        self.attempts.append(attempt)
+        return attempt
+
+    def play(self, games: list[GameUnderTest], seconds: float, rng: random.Random) -> int:
+        """Moves for the people to act, round the games, for ``seconds``; returns moves tried."""
+        tried = 0
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            for game in games:
+                if self.move(game, rng) is not None:
+                    tried += 1
+            time.sleep(0.05)
+        return tried
+
+    # -- what the service promises ----------------------------------------------------------
+
+    def query(self, sql: str) -> list[list[str]]:
+        out = self.pg.psql(sql, database="app")
+        return [line.split("|") for line in out.splitlines() if line]
+
+    def committed_with_error(self) -> list[Attempt]:
+        """Moves that were committed although the client was answered with an error (or nothing)."""
+        failed = {a.key: a for a in self.attempts if not 200 <= a.status < 300}
+        if not failed:
+            return []
+        keys = ",".join(f"'{k}'" for k in failed)
+        committed = {row[0] for row in self.query(f"SELECT idempotency_key FROM games_event WHERE "
+                                                   f"idempotency_key IN ({keys})")}
+        return [failed[k] for k in committed]
+
+    def replay_check(self) -> subprocess.CompletedProcess[str]:
+        return self.manage("replay_check")
+
+    def waiting_turns(self, games: list[GameUnderTest]) -> set[tuple[int, int, str]]:
+        """(game, seq, address) of every person who must act now in a running game."""
+        waiting: set[tuple[int, int, str]] = set()
+        for game in games:
+            detail = next(iter(game.seats.values())).get(f"/api/games/{game.id}/")
+            if detail.ok and detail.body["status"] == "active":
+                for seat in detail.body["to_act"]:
+                    if seat in game.seats:
+                        waiting.add((game.id, detail.body["seq"], f"{game.seats[seat].name}@faults.example"))
+        return waiting
+
+    def turn_emails(self, since: int = 0) -> Counter[tuple[int, int, str]]:
+        """How many turn emails each (game, seq, address) received, from the ``since``-th message on."""
+        counts: Counter[tuple[int, int, str]] = Counter()
+        for message in self.sink.received()[since:]:
+            if turn_email(message):
+                counts[(int(message["X-Game-Id"]), int(message["X-Game-Seq"]), str(message["To"]))] += 1
+        return counts
+
+    def stalled_bot_games(self, games: list[GameUnderTest]) -> list[int]:
+        """Running games in which a bot seat is to act."""
+        stalled = []
+        for game in games:
+            detail = next(iter(game.seats.values())).get(f"/api/games/{game.id}/")
+            if detail.ok and detail.body["status"] == "active" and set(detail.body["to_act"]) & game.bots:
+                stalled.append(game.id)
+        return stalled
+
+    def seconds_until_bots_move(self, games: list[GameUnderTest], limit: float = 60) -> float:
+        """Seconds until no game waits for a bot (people do not move meanwhile)."""
+        began = time.monotonic()
+        wait_until(lambda: not self.stalled_bot_games(games), limit, "every bot game to move again")
+        return time.monotonic() - began
+
+
+def turn_email(message: EmailMessage) -> bool:
+    return message["X-Game-Id"] is not None and str(message["Subject"]).startswith("Your turn")
+
+
+def wait_until(condition: Callable[[], Any], timeout: float, what: str) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}")
+        time.sleep(0.25)
