@@ -378,8 +378,6 @@ class Outbox(models.Model):
         SEAT_TO_BOT = "seat_to_bot", "Seat-to-bot emails"
         GAME_OVER = "game_over", "Game-over emails"
         INVITATION = "invitation", "Invitation email"
-        # The last seat was taken (key: that seat's id): email the creator, auto-start (issue 17).
-        SEATS_FILLED = "seats_filled", "Every seat is taken"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"

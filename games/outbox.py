@@ -48,7 +48,6 @@ TASKS: dict[str, tuple[str, str]] = {
     Kind.SEAT_TO_BOT: ("notify_seat_to_bot", "game, key"),
     Kind.GAME_OVER: ("notify_game_over", "game"),
     Kind.INVITATION: ("send_invitation_email", "key"),
-    Kind.SEATS_FILLED: ("seats_filled", "game"),
 }
 
 

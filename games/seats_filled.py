@@ -1,37 +1,62 @@
-"""When the last seat of a game in the lobby is taken (issue 17, item 7): the creator gets an
-email, and a game created with "start as soon as every seat is taken" starts by itself."""
+"""When the last seat of a game in the lobby is taken (issue 17, item 7).
+
+A game created with "start as soon as every seat is taken" starts in the transaction that
+seats its last player (``games.services.lobby.take_free_seat``). Otherwise its creator gets an
+email, from beat, once the last seat has been taken for ``SEATS_FILLED_EMAIL_DELAY_SECONDS``
+and the game still waits: a creator who is at the lobby and starts it at once is not emailed.
+A creator whose game started by itself hears that it started. Each is sent once
+(``Notification`` kind ``seats_filled``), so a failed run is simply found again by the next.
+"""
 
 from __future__ import annotations
 
-import logging
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.mail import EmailMultiAlternatives
+from django.db.models import Count, Exists, F, Max, OuterRef
+from django.utils import timezone
 
 from games import emails
-from games.models import Game, Notification, Seat
+from games.models import Game, Notification
 
-log = logging.getLogger(__name__)
+KEY = "full"
+# Games are looked at for this long after their last seat was taken (or their start).
+HORIZON = timedelta(days=2)
 
 
-def handle_seats_filled(*, game_id: int) -> bool:
-    """Start the game if it asked for that, then email its creator once. Returns whether the
-    email was sent now. Nothing when the game is no longer waiting with every seat taken."""
+def creators_to_tell(now: datetime | None = None) -> list[int]:
+    """Ids of games whose creator is owed the email now."""
+    now = timezone.now() if now is None else now
+    told = Notification.objects.filter(game_id=OuterRef("pk"), kind=Notification.Kind.SEATS_FILLED)
+    waiting = (
+        Game.objects.filter(status=Game.Status.LOBBY)
+        .annotate(seated=Count("seats"), last_join=Max("seats__joined_at"))
+        .filter(
+            seated=F("players"),
+            last_join__lte=now - timedelta(seconds=settings.SEATS_FILLED_EMAIL_DELAY_SECONDS),
+            last_join__gte=now - HORIZON,
+        )
+        .exclude(Exists(told))
+        .values_list("pk", flat=True)
+    )
+    started = (
+        Game.objects.filter(status=Game.Status.ACTIVE, auto_start=True, started_at__gte=now - HORIZON)
+        .exclude(Exists(told))
+        .values_list("pk", flat=True)
+    )
+    return sorted({*waiting, *started})
+
+
+def send_seats_filled(*, game_id: int) -> bool:
+    """The email to the creator of ``game_id``, once; whether it was sent now."""
     game = Game.objects.select_related("created_by").filter(pk=game_id).first()
-    if game is None or game.status != Game.Status.LOBBY:
+    if game is None or game.status not in (Game.Status.LOBBY, Game.Status.ACTIVE):
         return False
-    if Seat.objects.filter(game=game).count() < game.players:
-        return False
-    started = False
-    if game.auto_start:
-        from games.services import ServiceError, game_start
-
-        try:
-            game = game_start(game_id=game.pk, by=game.created_by)
-            started = True
-        except ServiceError as exc:  # someone left again, or it started meanwhile
-            log.info("auto-start of game %s did not happen: %s", game_id, exc.detail)
-            game.refresh_from_db()
+    started = game.status == Game.Status.ACTIVE
+    if started and not game.auto_start:
+        return False  # the creator started it themselves
     creator: User = game.created_by
     if not creator.email or emails.preference(creator) == emails.Notify.NONE:
         return False
@@ -51,5 +76,5 @@ def handle_seats_filled(*, game_id: int) -> bool:
         return emails.render("seats_filled", to=creator.email, subject=subject, context=context, user=creator)
 
     return emails.deliver_once(
-        user=creator, game=game, kind=Notification.Kind.SEATS_FILLED, key="full", build=build
+        user=creator, game=game, kind=Notification.Kind.SEATS_FILLED, key=KEY, build=build
     )

@@ -48,12 +48,3 @@ def after_timeouts(game: Game, events: list[Event]) -> None:
 def after_invitations(invitations: list[Invitation]) -> None:
     """The invitation emails (the invitation rows are in the same transaction)."""
     outbox.add(outbox.Effect(Kind.INVITATION, i.game_id, i.pk) for i in invitations)
-
-
-def seats_filled(game: Game, last_seat_id: int) -> None:
-    """The last seat of a game in the lobby was just taken (``last_seat_id``): tell its creator,
-    and start it if they asked for that (issue 17). A creator who is at the lobby usually starts
-    the game at once, so the email waits a little and is dropped if the game started by then;
-    an auto-start happens at once. The task checks again that the game is still full and waiting."""
-    delay = 0 if game.auto_start else settings.SEATS_FILLED_EMAIL_DELAY_SECONDS
-    outbox.add([outbox.Effect(Kind.SEATS_FILLED, game.pk, last_seat_id, delay)])

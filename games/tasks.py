@@ -158,12 +158,20 @@ def daily_digest() -> int:
     return len(recipients)
 
 
-@shared_task(bind=True, base=OutboxTask, name="games.seats_filled", acks_late=True)
-def seats_filled(self: Task, game_id: int, outbox_id: int | None = None) -> bool:
-    """The last seat was taken: auto-start if asked, and email the creator (issue 17)."""
-    from games.seats_filled import handle_seats_filled
+@shared_task(bind=True, base=OutboxTask, name="games.seats_filled_emails", ignore_result=False)
+def seats_filled_emails(self: Task) -> int:
+    """Beat, every minute: the creator of each game whose last seat was taken (and that they
+    have not started) hears it, once (issue 17); returns the emails sent. A failed send is
+    found again by the next run (no Notification sent for it yet)."""
+    from games.seats_filled import creators_to_tell, send_seats_filled
 
-    return bool(_sending(self, lambda: handle_seats_filled(game_id=game_id), outbox_id))
+    sent = 0
+    for game_id in creators_to_tell():
+        try:
+            sent += send_seats_filled(game_id=game_id)
+        except emails.SEND_ERRORS as exc:
+            log.warning("seats-filled email for game %s failed: %s; the next run tries again", game_id, exc)
+    return sent
 
 
 @shared_task(base=OutboxTask, name="games.turn_emails_for_leavers", ignore_result=False)

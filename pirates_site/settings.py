@@ -384,7 +384,8 @@ BOT_MOVE_DELAY_SECONDS = env_int("BOT_MOVE_DELAY_SECONDS", 2)
 # for those who chose "only when away").
 TURN_EMAIL_GRACE_SECONDS = env_int("TURN_EMAIL_GRACE_SECONDS", 60)
 PRESENCE_SECONDS = env_int("PRESENCE_SECONDS", 180)
-# The creator's "every seat is taken" email waits this long (none if they started it by then).
+# The creator's "every seat is taken" email goes out this long after the last seat was taken,
+# if they have not started the game by then (beat looks every SWEEP_INTERVAL_SECONDS).
 SEATS_FILLED_EMAIL_DELAY_SECONDS = env_int("SEATS_FILLED_EMAIL_DELAY_SECONDS", 120)
 # The game the new-game form offers first (the site's flagship).
 DEFAULT_RULES = env_str("DEFAULT_RULES", "pirates")
@@ -433,6 +434,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.relay",
         "schedule": timedelta(seconds=OUTBOX_RELAY_SECONDS),
         "options": {"expires": max(OUTBOX_RELAY_SECONDS, 10)},
+    },
+    # Issue 17: the creator of a game whose last seat was taken, if they have not started it.
+    "seats-filled-emails": {
+        "task": "games.seats_filled_emails",
+        "schedule": timedelta(seconds=SWEEP_INTERVAL_SECONDS),
+        "options": {"expires": max(SWEEP_INTERVAL_SECONDS, 10)},
     },
     # Issue 17: turn emails for players who were at the table when their turn came and left.
     "turn-emails-for-leavers": {

@@ -59,14 +59,10 @@ def _celery_eager() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def _turn_emails_without_grace(settings: Any, request: pytest.FixtureRequest) -> None:
+def _turn_emails_without_grace(settings: Any) -> None:
     """Turn emails wait a grace period for take-backs (issue 17); tests that do not test that
-    send them at once (a real worker would otherwise hold them for a minute). The creator's
-    "every seat is taken" email is due at once too, except with a real worker, where the
-    delay keeps it from racing the test's own start of the game."""
+    send them at once (a real worker would otherwise hold them for a minute)."""
     settings.TURN_EMAIL_GRACE_SECONDS = 0
-    if request.node.get_closest_marker("celery_worker") is None:
-        settings.SEATS_FILLED_EMAIL_DELAY_SECONDS = 0
 
 
 @pytest.fixture(autouse=True)

@@ -24,7 +24,6 @@ from games.services.append import append_event
 from games.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 from games.services.play import lock_game, settle
 from games.services.state import cache_put
-from games.side_effects import seats_filled
 
 MIN_MOVE_TIME = timedelta(hours=1)
 MAX_MOVE_TIME = timedelta(days=14)
@@ -191,8 +190,10 @@ def take_free_seat(game: Game, user: User) -> Seat:
     if not free:
         raise Conflict("Every seat of this game is taken.")
     seat = Seat.objects.create(game=game, position=free[0], user=user)
-    if len(free) == 1:
-        seats_filled(game, seat.pk)
+    if len(free) == 1 and game.auto_start:
+        # Issue 17: the last seat taken starts the game at once, in the same transaction.
+        game_start(game_id=game.pk, by=game.created_by)
+        seat.refresh_from_db()
     return seat
 
 
@@ -222,11 +223,10 @@ def seats_fill_with_bots(*, game_id: int, by: User, kind: str = Seat.BotKind.GRE
         _require_creator(game, by)
         _require_lobby(game)
         free = _free_positions(game)
-        seat = None
         for position in free:
-            seat = Seat.objects.create(game=game, position=position, bot=kind)
-        if seat is not None:
-            seats_filled(game, seat.pk)
+            Seat.objects.create(game=game, position=position, bot=kind)
+        if free and game.auto_start:
+            game_start(game_id=game.pk, by=by)
         return len(free)
 
 

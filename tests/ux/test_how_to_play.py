@@ -46,6 +46,8 @@ def test_issue17_11_worked_example_adds_up() -> None:
 def test_issue17_11_table_symbols_have_tooltips() -> None:
     users = [make_user(n) for n in ("anne", "bob", "cat")]
     game = started_game(users)
-    page = Client().get(f"/games/{game.pk}/").content.decode()
+    client = Client()
+    client.force_login(users[1])
+    page = client.get(f"/games/{game.pk}/").content.decode()
     assert '<abbr title="Minimum crew' in page and '<abbr title="Ducats' in page
     assert 'title="Booty: ' in page

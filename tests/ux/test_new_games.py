@@ -3,8 +3,6 @@ creator is emailed when the last seat is taken; it can start by itself when full
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from django.core import mail
 from django.test import Client
@@ -41,29 +39,57 @@ def test_issue17_7_inviting_makes_the_game_private_by_default() -> None:
     assert _create(client, title="Closed", visibility="private").is_public is False
 
 
-def test_issue17_7_creator_is_emailed_when_the_last_seat_fills(
-    django_capture_on_commit_callbacks: Any,
-) -> None:
+def test_issue17_7_creator_is_emailed_when_the_last_seat_fills() -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import tasks
+    from games.models import Seat
+
     anne, bob, cat = make_user("anne"), make_user("bob"), make_user("cat")
     game = services.game_create(creator=anne, rules_id="pirates", players=3, title="Skull Bay")
-    with django_capture_on_commit_callbacks(execute=True):
-        services.seat_join(game_id=game.pk, user=bob)
-    assert not [m for m in mail.outbox if m.to == ["anne@example.test"]]
-    with django_capture_on_commit_callbacks(execute=True):
-        services.seat_join(game_id=game.pk, user=cat)
+    services.seat_join(game_id=game.pk, user=bob)
+    assert tasks.seats_filled_emails() == 0  # a seat is still free
+    services.seat_join(game_id=game.pk, user=cat)
+    # Not at once: a creator at the lobby usually starts the game right away.
+    assert tasks.seats_filled_emails() == 0
+    Seat.objects.filter(game=game).update(joined_at=timezone.now() - timedelta(minutes=5))
+    assert tasks.seats_filled_emails() == 1
     to_anne = [m for m in mail.outbox if m.to == ["anne@example.test"]]
     assert len(to_anne) == 1 and "Every seat of Skull Bay is taken" in to_anne[0].subject
     assert Game.objects.get(pk=game.pk).status == Game.Status.LOBBY
+    assert tasks.seats_filled_emails() == 0  # once
     assert Notification.objects.filter(user=anne, kind=Notification.Kind.SEATS_FILLED).count() == 1
 
 
-def test_issue17_7_auto_start_when_full(django_capture_on_commit_callbacks: Any) -> None:
+def test_issue17_7_no_email_when_the_creator_started_it() -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import tasks
+    from games.models import Seat
+
+    anne, bob, cat = make_user("anne"), make_user("bob"), make_user("cat")
+    game = services.game_create(creator=anne, rules_id="pirates", players=3)
+    services.seat_join(game_id=game.pk, user=bob)
+    services.seat_join(game_id=game.pk, user=cat)
+    services.game_start(game_id=game.pk, by=anne)
+    Seat.objects.filter(game=game).update(joined_at=timezone.now() - timedelta(minutes=5))
+    assert tasks.seats_filled_emails() == 0
+
+
+def test_issue17_7_auto_start_when_full() -> None:
+    from games import tasks
+
     anne, bob = make_user("anne"), make_user("bob")
     game = services.game_create(creator=anne, rules_id="pirates", players=3, bot_seats=1, auto_start=True)
-    with django_capture_on_commit_callbacks(execute=True):
-        services.seat_join(game_id=game.pk, user=bob)
+    seat = services.seat_join(game_id=game.pk, user=bob)
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
+    assert seat.position == game.seats.get(user=bob).position
+    assert tasks.seats_filled_emails() == 1
     to_anne = [m for m in mail.outbox if m.to == ["anne@example.test"] and "has started" in m.subject]
     assert len(to_anne) == 1
 

@@ -27,6 +27,13 @@ def _json(text: str, name: str) -> object:
     return json.loads(found.group(1))
 
 
+def _player(game: Game) -> Client:
+    """A player of ``game`` (the test games fix their deal, so they are private)."""
+    client = Client()
+    client.force_login(game.created_by)
+    return client
+
+
 @pytest.fixture
 def finished() -> Game:
     game = _play(started_game([make_user(n) for n in ("anne", "bob", "cat")]), 400)
@@ -35,13 +42,13 @@ def finished() -> Game:
 
 
 def test_issue17_3_replay_opens_at_the_first_event(finished: Game) -> None:
-    text = Client().get(f"/games/{finished.pk}/replay/").content.decode()
+    text = _player(finished).get(f"/games/{finished.pk}/replay/").content.decode()
     assert 'id="replay-slider" min="1"' in text and 'value="1"' in text
     assert '<div class="frame" data-seq="1">' in text
 
 
 def test_issue17_3_move_list_has_every_log_sentence_with_a_link(finished: Game) -> None:
-    text = Client().get(f"/games/{finished.pk}/replay/?seq=5").content.decode()
+    text = _player(finished).get(f"/games/{finished.pk}/replay/?seq=5").content.decode()
     links = re.findall(r'<a href="\?seq=(\d+)" class="move-link" data-seq="\d+"( aria-current="step")?', text)
     assert [int(seq) for seq, _ in links] == list(range(1, finished.seq + 1))
     assert [int(seq) for seq, current in links if current] == [5]
@@ -52,7 +59,7 @@ def test_issue17_3_move_list_has_every_log_sentence_with_a_link(finished: Game) 
 
 
 def test_issue17_3_chart_plots_the_score_if_the_game_ended_now(finished: Game) -> None:
-    text = Client().get(f"/games/{finished.pk}/replay/").content.decode()
+    text = _player(finished).get(f"/games/{finished.pk}/replay/").content.decode()
     series = _json(text, "chart-series")
     assert isinstance(series, list) and len(series) == finished.seq
     assert series[-1] == finished.result["scores"]  # type: ignore[index]
