@@ -190,20 +190,29 @@ class ReplayFrame:
     seat: int | None
 
 
-def replay_access(game: Game, user: AnyUser | None) -> tuple[int | None, int]:
-    """(the seat whose view a replay shows, the last seq it may show), or Forbidden."""
+def replay_perspectives(game: Game) -> bool:
+    """Whether a replay of ``game`` may be watched through any seat's eyes (hands, secret
+    picks): once it is over, unless its rule set keeps something secret for ever."""
+    return game.is_over and game.seq >= 1 and rules_for(game).reveal_seed_at_end
+
+
+def replay_access(game: Game, user: AnyUser | None, as_seat: int | None = None) -> tuple[int | None, int]:
+    """(the seat whose view a replay shows, the last seq it may show), or Forbidden.
+    ``as_seat`` asks for a seat's own view of a finished game (``replay_perspectives``)."""
     if game.seq < 1:
         raise Forbidden("The game has not started yet: there is nothing to replay.")
     seat = user_seat(game, user)
     if game.is_over:
+        if as_seat is not None and 0 <= as_seat < game.players and replay_perspectives(game):
+            return as_seat, game.seq
         return None, game.seq
     if seat is None:
         raise Forbidden("A running game can be replayed only by its players; watch it again when it ends.")
     return seat.position, game.seq
 
 
-def replay_frame(game: Game, user: AnyUser | None, seq: object) -> ReplayFrame:
-    seat, last = replay_access(game, user)
+def replay_frame(game: Game, user: AnyUser | None, seq: object, as_seat: int | None = None) -> ReplayFrame:
+    seat, last = replay_access(game, user, as_seat)
     if isinstance(seq, bool) or not isinstance(seq, int) or not (1 <= seq <= last):
         raise InvalidInput(f"seq must be a whole number from 1 to {last}.")
     rules = rules_for(game)

@@ -132,6 +132,19 @@ class InvitationThrottle(UserThrottle):
     scope = "invitation"
 
 
+# A user name can be at most this long (the User model's field); axes stores the name tried in
+# a column of 255 characters, so a longer guess is cut rather than breaking the log-in page.
+USERNAME_MAX = 150
+
+
+def axes_username(request: Any, credentials: dict[str, Any] | None = None) -> str | None:
+    """The user name a log-in attempt tried, as axes records and locks it: at most
+    ``USERNAME_MAX`` characters (no account has a longer one)."""
+    source = credentials if credentials else getattr(request, "data", None) or getattr(request, "POST", {})
+    username = source.get("username") if hasattr(source, "get") else None
+    return None if username is None else str(username)[:USERNAME_MAX]
+
+
 def retry_after(seconds: float) -> int:
     """Whole seconds, rounded up and at least 1: ``Retry-After: 0`` would invite a retry now."""
     return max(1, math.ceil(seconds))

@@ -333,6 +333,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_CLIENT_IP_CALLABLE = "games.throttling.client_ip"
+AXES_USERNAME_CALLABLE = "games.throttling.axes_username"
 AXES_LOCKOUT_CALLABLE = "games.throttling.lockout_response"
 # Successful log-ins are not logged: no history of who came from where is kept.
 AXES_DISABLE_ACCESS_LOG = True
@@ -392,7 +393,7 @@ DEFAULT_RULES = env_str("DEFAULT_RULES", "pirates")
 SNAPSHOT_EVERY = env_int("SNAPSHOT_EVERY", 25)
 DEFAULT_MOVE_TIME = timedelta(hours=env_int("DEFAULT_MOVE_HOURS", 48))
 
-# Notifications, deadlines and timeouts (games/tasks.py, games/services/timeouts.py, games/emails.py)
+# Notifications, deadlines and timeouts (games/tasks.py, games/services/timeouts.py, games/emails/)
 # A seat whose deadline passes this many times in a row is handed to a bot for the rest of the game.
 TIMEOUTS_BEFORE_BOT = env_int("TIMEOUTS_BEFORE_BOT", 3)
 # The sweep looks for due reminders and deadlines this often, at most this many games of each per run.

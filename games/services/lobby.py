@@ -259,7 +259,11 @@ def game_start(*, game_id: int, by: User) -> Game:
         seed = secrets.token_hex(16)
         state = rules.new_game(players=game.players, seed=seed, options=game.options)
         ordered = _seat_order(game, seed)
-        colours = rules.seat_colours(game.players)
+        # A rule set that draws its colours says so in its view (engine.base.Rules.colours).
+        drawn = rules.view(state, None).get("colours")
+        colours = list(drawn) if isinstance(drawn, list) and len(drawn) == game.players else (
+            rules.seat_colours(game.players)
+        )
         # Two steps so the unique (game, position) holds at every moment.
         for seat in ordered:
             Seat.objects.filter(pk=seat.pk).update(position=seat.position + 100)

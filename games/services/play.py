@@ -128,6 +128,9 @@ def settle(game: Game, state: Any, seats: list[Seat] | None = None) -> None:
         now = timezone.now()
         result = rules.result(state)
         to_act = rules.to_act(state)
+        # Simultaneous choices: when the seats to act only shrank (someone else chose), the
+        # others' turns go on, with the deadline and reminder they got when they began.
+        still_waiting = set(to_act) < set(game.to_act) and (game.deadline is None or game.deadline > now)
         game.to_act = to_act
         if result is not None:
             game.status = Game.Status.FINISHED
@@ -135,7 +138,7 @@ def settle(game: Game, state: Any, seats: list[Seat] | None = None) -> None:
             game.finished_at = now
             game.deadline = None
             game.reminder_at = None
-        else:
+        elif not still_waiting:
             game.deadline = move_deadline(game, seats, to_act, now)
             reminder = game.deadline - game.reminder_before
             game.reminder_at = reminder if game.reminder_before and reminder > now else None

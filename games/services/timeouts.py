@@ -141,9 +141,11 @@ def timeout_apply(*, game_id: int, expected_seq: int, now: datetime | None = Non
     Policy ``bot``: a greedy bot moves for each late person, to the end of their turn when it
     has several actions (one ``timeout`` event, then ``bot`` events by the same actor);
     ``pass``: they pass where passing is legal, otherwise the bot moves; ``none``: nothing is
-    played and the turn simply has no deadline any more (the reminder went out before). Each
-    late seat's consecutive-timeout count goes up once per turn; at ``TIMEOUTS_BEFORE_BOT``
-    the seat is handed to a bot for good (a ``seat_to_bot`` event). Bot seats that are late
+    played and the turn simply has no deadline any more (the reminder went out before). When
+    several seats choose at once, each late one is played for once; a decision that only
+    those moves brought about is a new turn, with its own email and deadline. Each late
+    seat's consecutive-timeout count goes up once per turn; at ``TIMEOUTS_BEFORE_BOT`` the
+    seat is handed to a bot for good (a ``seat_to_bot`` event). Bot seats that are late
     (their task was lost) are queued again.
 
     Returns the events appended. Safe to run twice: the second run finds the seq moved on or
@@ -175,8 +177,14 @@ def timeout_apply(*, game_id: int, expected_seq: int, now: datetime | None = Non
             ).order_by("position")
         )
         events: list[Event] = []
+        due = set(rules.to_act(state))
         for seat in late:
-            if seat.position not in rules.to_act(state):
+            to_act = set(rules.to_act(state))
+            if not to_act <= due:
+                # The moves made so far began a new turn (a Sunrise reveal led to a Day
+                # decision): its seats get their own deadline; nobody is timed out twice.
+                break
+            if seat.position not in to_act:
                 continue  # an earlier late seat's move ended this seat's turn
             action = timeout_action(game, rules, state, seat.position)
             event, state = record(
@@ -186,7 +194,9 @@ def timeout_apply(*, game_id: int, expected_seq: int, now: datetime | None = Non
             # A turn of several actions in a row (the seat alone to act after each) is played to
             # its end as one timeout: the seat counts one timeout for the turn it missed, and
             # the table does not wait a whole deadline per action. The rest are bot moves for it.
-            for _ in range(MAX_TIMEOUT_MOVES):
+            # Not in a rule set of simultaneous choices: there a seat alone to act after its
+            # move faces a new question (Libertalia's Dusk pick after the Sunrise reveal).
+            for _ in range(0 if rules.simultaneous else MAX_TIMEOUT_MOVES):
                 if rules.to_act(state) != [seat.position]:
                     break
                 action = timeout_action(game, rules, state, seat.position)

@@ -16,7 +16,7 @@ from games.eventlog import Viewer
 from games.models import Event, Game
 from games.services.state import load_state, rules_for, states_after_each
 from games.tables import Table, table_for
-from games.tables.base import seat_names
+from games.tables.base import colour_name, seat_names
 from games.views.charts import line_chart
 from games.views.table import _game_or_404
 
@@ -41,8 +41,14 @@ def _moves(game: Game, events: list[Event], seat: int | None, names: dict[int, s
     ]
 
 
+def _as_seat(request: HttpRequest) -> int | None:
+    """``?as=<seat>``: whose eyes a finished game's replay is watched through."""
+    requested = request.GET.get("as", "")
+    return int(requested) if requested.isdigit() else None
+
+
 def _frame_context(request: HttpRequest, game: Game, seq: int) -> dict[str, Any]:
-    frame = selectors.replay_frame(game, request.user, seq)
+    frame = selectors.replay_frame(game, request.user, seq, _as_seat(request))
     summary = selectors.seats_summary(game)
     table = table_for(game.rules_id)
     return {"game": game, "frame": frame, "board": table.board(frame.view, summary), "replay": True,
@@ -62,7 +68,7 @@ def _seq_param(text: str, last: int) -> int:
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game_or_404(game_id, request)
     try:
-        seat, last = selectors.replay_access(game, request.user)
+        seat, last = selectors.replay_access(game, request.user, _as_seat(request))
     except services.ServiceError as exc:
         messages.error(request, exc.detail)
         return redirect("game", game_id=game_id)
@@ -73,11 +79,20 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     colours = context["frame"].view["colours"]
     events = list(Event.objects.filter(game=game, seq__lte=last).order_by("seq"))
     series = _series(game, context["table"], seat, events)
+    perspectives: list[dict[str, Any]] = []
+    if selectors.replay_perspectives(game):
+        perspectives = [{"seat": None, "label": "Everyone", "colour": "", "current": seat is None}] + [
+            {"seat": s, "label": colour_name(colours, s), "name": names.get(s, ""), "colour": colours[s],
+             "current": seat == s}
+            for s in range(game.players)
+        ]
     context.update(
         {
             "last": last,
             "viewer_seat": seat,
             "moves": _moves(game, events, seat, names),
+            "watching_as": seat if game.is_over else None,
+            "perspectives": perspectives,
             "chart": line_chart(
                 series, colours, names, title=context["table"].chart_title, unit=context["table"].chart_unit,
             ),

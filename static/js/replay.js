@@ -6,6 +6,8 @@
   if (!root) return;
   var last = parseInt(root.dataset.last, 10);
   var base = root.dataset.frameUrl;
+  // ?as=<seat>: a finished game watched through one seat's eyes, in every frame.
+  var asSeat = root.dataset.as ? "as=" + encodeURIComponent(root.dataset.as) : "";
   var slider = document.getElementById("replay-slider");
   var pos = document.getElementById("replay-pos");
   var frame = document.getElementById("replay-frame");
@@ -67,7 +69,7 @@
     var controller = new AbortController();
     pending = controller;
     frame.setAttribute("aria-busy", "true");
-    fetch(base + seq + "/", { signal: controller.signal, headers: { "X-Requested-With": "fetch" } })
+    fetch(base + seq + "/" + (asSeat ? "?" + asSeat : ""), { signal: controller.signal, headers: { "X-Requested-With": "fetch" } })
       .then(function (response) {
         if (!response.ok) throw new Error("HTTP " + response.status);
         return response.text();
@@ -77,7 +79,7 @@
         frame.innerHTML = html;
         frame.removeAttribute("aria-busy");
         if (window.history && window.history.replaceState) {
-          window.history.replaceState(null, "", "?seq=" + seq);
+          window.history.replaceState(null, "", "?seq=" + seq + (asSeat ? "&" + asSeat : ""));
         }
       })
       .catch(function (error) {

@@ -35,7 +35,8 @@
 
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (!form.classList || !form.classList.contains("move-form")) return;
+    // Every form of the move controls that submits a move, whatever the table calls it.
+    if (!form.closest || !form.closest("#controls") || !/\/act\/$/.test(form.getAttribute("action") || "")) return;
     if (form.dataset.confirmed === "1") {
       // One submission only: a double tap must not send the move twice. Disabled after this
       // event, since a disabled button's value would not be sent with the form.

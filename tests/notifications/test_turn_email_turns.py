@@ -104,7 +104,7 @@ def test_a_player_who_moves_while_their_email_is_built_is_not_sent_it_and_gets_t
             play(game)
         return real_render(template, **kwargs)
 
-    monkeypatch.setattr(emails, "render", render_slowly)
+    monkeypatch.setattr(emails.turns, "render", render_slowly)
     outbox.relay()
     assert game.seq == their_seq + 1
     assert (fast.user_id, their_seq) not in turn_emails_sent(game)

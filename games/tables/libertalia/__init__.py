@@ -1,20 +1,48 @@
-"""The table of Libertalia. Until it has a board of its own it plays at the generic table."""
+"""The table of Libertalia: the ship in order, the six day-spaces with their booty, every den,
+doubloons, booty and the scores by campaign, the viewer's hand, and one control for the
+decision the viewer owes (the Sunrise card, or the question a character asks)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import engine.libertalia
-from games.tables.base import Table
+from games.tables.base import MoveGroup, Table
+from games.tables.libertalia.presenters import action_label, board, decision, move_groups
 
 
 class LibertaliaTable(Table):
     rules_id = "libertalia"
+    board_template = "tables/libertalia/board.html"
+    controls_template = "tables/libertalia/controls.html"
+    stylesheet = "tables/libertalia/table.css"
     move_hint = "choose a character, or answer the question your character asks."
     chart_title = "Score over time"
-    chart_unit = "doubloons of score"
+    chart_unit = "points"
     # The rules as the engine implements them, with every clarification.
     rules_doc = Path(engine.libertalia.__file__).resolve().parent / "rules.md"
+
+    def board(self, view: dict[str, Any], seats_summary: list[dict[str, Any]]) -> dict[str, Any]:
+        return board(view, seats_summary)
+
+    def controls(
+        self, legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
+    ) -> list[Any]:
+        # One decision at a time: the Sunrise card or one character's question.
+        return [decision(legal_actions, view)] if legal_actions else []
+
+    def move_groups(
+        self, legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
+    ) -> list[MoveGroup]:
+        return move_groups(legal_actions, view)
+
+    def action_label(self, action: dict[str, Any], view: dict[str, Any]) -> str:
+        return action_label(action, view)
+
+    def chart_value(self, view: dict[str, Any], seat: int) -> int | None:
+        # The score counts the fortunes of the campaigns ended so far (L-END-4).
+        return int(view["seats"][seat]["score"])
 
 
 TABLE = LibertaliaTable()

@@ -1,0 +1,115 @@
+"""Rendering an email from its templates, with the game's links and the log summary its
+reader may see."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.mail import EmailMultiAlternatives
+from django.db.models import Max
+from django.template.loader import render_to_string
+
+from games import eventlog
+from games.emails.unsubscribe import unsubscribe_url
+from games.eventlog import Viewer
+from games.links import login_url
+from games.models import Event, Game, PlayerProfile, person_name
+from games.services.chat import chat_lines
+
+MAX_SENTENCES = 25
+# Engine kinds: an event by a seat in these is that seat's own move (or one made for it).
+# A take-back is the player's own act too: it is their turn again, mid-turn, not news to them.
+OWN_MOVE_KINDS = (
+    Event.Kind.ACTION, Event.Kind.AUTO_PASS, Event.Kind.BOT, Event.Kind.TIMEOUT, Event.Kind.TAKE_BACK
+)
+
+
+def _local(user: User, moment: datetime | None) -> str:
+    if moment is None:
+        return ""
+    profile = PlayerProfile.objects.filter(user_id=user.pk).only("timezone").first()
+    try:
+        zone = ZoneInfo(profile.timezone if profile is not None else "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = ZoneInfo("UTC")
+    return moment.astimezone(zone).strftime("%a %d %b %Y, %H:%M %Z")
+
+
+def render(
+    template: str, *, to: str, subject: str, context: dict[str, Any], user: User | None
+) -> EmailMultiAlternatives:
+    """The email ``emails/<template>.txt`` + ``.html`` with the unsubscribe headers for ``user``."""
+    context = {"site_url": settings.SITE_URL, "user": user, "name": person_name(user), **context}
+    headers: dict[str, str] = {}
+    if user is not None:
+        link = unsubscribe_url(user)
+        context["unsubscribe_url"] = link
+        headers = {"List-Unsubscribe": f"<{link}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
+    text = render_to_string(f"emails/{template}.txt", context)
+    html = render_to_string(f"emails/{template}.html", context)
+    message = EmailMultiAlternatives(
+        subject=" ".join(subject.split()), body=text, from_email=settings.DEFAULT_FROM_EMAIL, to=[to],
+        headers=headers,
+    )
+    message.attach_alternative(html, "text/html")
+    return message
+
+
+def game_url(user: User, game: Game) -> str:
+    return login_url(user, f"/games/{game.pk}/")
+
+
+def replay_url(user: User, game: Game) -> str:
+    return login_url(user, f"/games/{game.pk}/replay/")
+
+
+def event_text(event: Event, game: Game, position: int | None) -> str:
+    """The event's sentence as the seat at ``position`` (None: a spectator) may read it."""
+    return eventlog.text_for(event, Viewer(seat=position, game_over=game.is_over))
+
+
+def last_own_move(game: Game, position: int, upto: int | None = None) -> int:
+    """The seq of ``position``'s latest move in ``game`` at or before ``upto`` (0 before its first)."""
+    moves = Event.objects.filter(game=game, seat=position, kind__in=OWN_MOVE_KINDS)
+    if upto is not None:
+        moves = moves.filter(seq__lte=upto)
+    return int(moves.aggregate(last=Max("seq"))["last"] or 0)
+
+
+@dataclass(frozen=True)
+class Summary:
+    sentences: list[str]
+    earlier: int  # how many older sentences were left out
+
+
+def summary(game: Game, *, after: int, upto: int, position: int | None) -> Summary:
+    """The log sentences of events ``after`` < seq <= ``upto``, the latest ``MAX_SENTENCES``,
+    as the seat at ``position`` may read them."""
+    events = Event.objects.filter(game=game, seq__gt=after, seq__lte=upto)
+    total = events.count()
+    latest = list(events.order_by("-seq")[:MAX_SENTENCES])
+    sentences = [text for text in (event_text(e, game, position) for e in reversed(latest)) if text]
+    return Summary(sentences, max(total - len(latest), 0))
+
+
+def _game_context(
+    user: User, game: Game, position: int | None, upto: int, after: int | None = None
+) -> dict[str, Any]:
+    """What every game email shows; the summary covers ``after`` < seq <= ``upto`` (by default
+    from the seat's last move)."""
+    if after is None:
+        after = last_own_move(game, position) if position is not None else max(upto - MAX_SENTENCES, 0)
+    return {
+        "game": game,
+        "game_name": game.display_name,
+        "game_url": game_url(user, game),
+        "summary": summary(game, after=after, upto=upto, position=position),
+        "deadline": _local(user, game.deadline),
+        # Table talk since the player's last move (issue 17).
+        "chat": chat_lines(game, limit=MAX_SENTENCES, since_seq=after),
+    }

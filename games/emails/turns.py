@@ -1,0 +1,123 @@
+""""Your turn" emails and reminders, each for one turn (the game's seq)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib.auth.models import User
+from django.core.mail import EmailMultiAlternatives
+from django.db import connection
+
+from games import presence
+from games.emails.rendering import _game_context, last_own_move, render
+from games.emails.sending import Kind, deliver_once
+from games.emails.unsubscribe import preference
+from games.models import Event, Game, Notification, Seat
+
+
+def _people_to_act(game: Game) -> list[Seat]:
+    """The people who must act at the position ``game`` was read at: its ``to_act`` column is
+    written in the same UPDATE as its ``seq``, so one row read gives both for the same turn."""
+    return list(
+        Seat.objects.filter(game=game, position__in=game.to_act, user__isnull=False, replaced_by_bot=False)
+        .select_related("user")
+        .order_by("position")
+    )
+
+
+def _game_at(game: Game, seq: int, position: int) -> Callable[[], bool]:
+    """A check, for ``deliver_once``: is ``game`` still at ``seq`` with a person at ``position``
+    to act? It takes a share lock on the game row, held until the send is over: a move in the
+    game (which locks the row for update) waits, so the turn cannot end mid-send; email tasks
+    for the same game do not wait for each other. (SQLite: the transaction holds the database's
+    write lock already.)"""
+    table = connection.ops.quote_name(Game._meta.db_table)
+    lock = " FOR SHARE" if connection.features.has_select_for_update else ""
+    sql = f"SELECT seq, status FROM {table} WHERE id = %s{lock}"
+
+    def check() -> bool:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [game.pk])
+            row = cursor.fetchone()
+        if row is None or row[0] != seq or row[1] != Game.Status.ACTIVE:
+            return False
+        # Seat.must_act is written with the seq it belongs to, and the lock above waited for
+        # any move in progress: it is the turn at ``seq``.
+        return Seat.objects.filter(
+            game_id=game.pk, position=position, must_act=True, user__isnull=False, replaced_by_bot=False
+        ).exists()
+
+    return check
+
+
+def send_turn_emails(*, game_id: int, seq: int) -> int:
+    """"Your turn" to each person who must act in ``game_id`` at ``seq``. Returns emails sent.
+
+    Nothing when the game has moved past ``seq``, now or by the time an email would go out.
+    A seat is emailed once per turn: not when it made the event at ``seq`` itself (it is still
+    in the middle of its turn), and not when it was already emailed since its last move
+    (another seat acted in a simultaneous phase).
+    A move the system made for the seat (a forced pass, a timeout) does not count as the
+    person being there: a question asked of them right after it is emailed.
+    """
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.ACTIVE or game.seq != seq:
+        return 0
+    latest = Event.objects.filter(game=game, seq=seq).only("seat", "kind").first()
+    sent = 0
+    for seat in _people_to_act(game):
+        user = seat.user
+        assert user is not None
+        if not user.email or not presence.wants_turn_email(preference(user), seat):
+            continue
+        # Their own move, or their own take-back of one (issue 17): still mid-turn.
+        if latest is not None and latest.seat == seat.position and latest.kind in (
+            Event.Kind.ACTION, Event.Kind.TAKE_BACK
+        ):
+            continue
+        since = last_own_move(game, seat.position, upto=seq)
+        # Only emails that went out count: one for a turn that ended before it was sent was
+        # dropped and does not stand for this turn.
+        earlier = Notification.objects.filter(
+            user=user, game=game, kind=Kind.TURN, sent_at__isnull=False
+        ).values_list("key", flat=True)
+        if any(key.isdigit() and since < int(key) < seq for key in earlier):
+            continue
+
+        def build(user: User = user, seat: Seat = seat, since: int = since) -> EmailMultiAlternatives:
+            from games.inbound.moves import reply_context, with_reply_to
+
+            context = _game_context(user, game, seat.position, seq, after=since)
+            # The numbered moves and the signed address a reply with a number goes to.
+            context.update(reply_context(game, seat.position, seq))
+            message = render("turn", to=user.email, subject=f"Your turn in {game.display_name}",
+                             context=context, user=user)
+            # Which turn this email is for, for mail filters and the fault-injection suite.
+            message.extra_headers.update({"X-Game-Id": str(game.pk), "X-Game-Seq": str(seq)})
+            return with_reply_to(message, context)
+
+        sent += deliver_once(user=user, game=game, kind=Kind.TURN, key=str(seq), build=build,
+                             still_due=_game_at(game, seq, seat.position))
+    return sent
+
+
+def send_reminders(*, game_id: int, seq: int) -> int:
+    """A reminder to each person who still must act at ``seq`` and wants per-turn emails."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.ACTIVE or game.seq != seq:
+        return 0
+    sent = 0
+    for seat in _people_to_act(game):
+        user = seat.user
+        assert user is not None
+        if not user.email or not presence.wants_turn_email(preference(user), seat):
+            continue
+
+        def build(user: User = user, seat: Seat = seat) -> EmailMultiAlternatives:
+            context = _game_context(user, game, seat.position, seq)
+            return render("reminder", to=user.email, subject=f"Reminder: your move in {game.display_name}",
+                          context=context, user=user)
+
+        sent += deliver_once(user=user, game=game, kind=Kind.REMINDER, key=str(seq), build=build,
+                             still_due=_game_at(game, seq, seat.position))
+    return sent
