@@ -170,8 +170,20 @@ class GameCreateForm(forms.Form):
             return posted_is_public not in ("", "0", "false", "off")
         choice = self.cleaned_data.get("visibility") or "auto"
         if choice == "auto":
-            return not (self.cleaned_data.get("invite") or "").strip()
+            # Private when inviting people, and when the deal is fixed (public games cannot be).
+            inviting = bool((self.cleaned_data.get("invite") or "").strip())
+            return not inviting and not self._fixes_the_deal()
         return choice == "public"
+
+    def _fixes_the_deal(self) -> bool:
+        from games.services.lobby import fixed_deal_options
+
+        options = self.cleaned_data.get("options") or {}
+        try:
+            rules = engine.get_rules(self.cleaned_data.get("rules") or "")
+        except engine.UnknownRules:
+            return False
+        return bool(isinstance(options, dict) and fixed_deal_options(rules, options))
 
     def clean_options(self) -> dict[str, Any]:
         text = str(self.cleaned_data.get("options") or "").strip()

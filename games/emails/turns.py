@@ -11,7 +11,7 @@ from django.db import connection
 from games import presence
 from games.emails.rendering import _game_context, last_own_move, render
 from games.emails.sending import Kind, deliver_once
-from games.emails.unsubscribe import preference
+from games.emails.unsubscribe import Notify, preference
 from games.models import Event, Game, Notification, Seat
 
 
@@ -110,7 +110,9 @@ def send_reminders(*, game_id: int, seq: int) -> int:
     for seat in _people_to_act(game):
         user = seat.user
         assert user is not None
-        if not user.email or not presence.wants_turn_email(preference(user), seat):
+        # A reminder before the deadline goes out also to a player at the table (issue 17:
+        # presence holds back only the turn email itself).
+        if not user.email or preference(user) not in (Notify.EACH_TURN, Notify.WHEN_AWAY):
             continue
 
         def build(user: User = user, seat: Seat = seat) -> EmailMultiAlternatives:

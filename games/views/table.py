@@ -82,9 +82,10 @@ def table_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     waiting = games_waiting(request.user)
     your_move = bool(context.get("steps"))
     context["games_waiting_now"] = waiting
-    context["page_title"] = (
-        (f"({waiting}) " if waiting else "") + ("Your move · " if your_move else "") + game.display_name
-    )
+    # The live fragment carries only the prefix (it names no game: two games' fragments differ
+    # only where the games do); static/js/live.js puts it before the page's own title.
+    context["title_prefix"] = (f"({waiting}) " if waiting else "") + ("Your move · " if your_move else "")
+    context["page_title"] = context["title_prefix"] + game.display_name
     if context.get("log"):
         latest = context["log"][0]
         who = context["names"].get(latest["seat"]) if latest.get("seat") is not None else None

@@ -47,10 +47,11 @@
     if (!fragment) return;
     var data = fragment.dataset;
     var waiting = parseInt(data.waiting || "0", 10);
-    if (data.title) {
-      document.title = data.title;
+    var base = document.title.replace(/^(\(\d+\) )?(Your move · )?/, "");
+    if (data.titlePrefix !== undefined) {
+      document.title = data.titlePrefix + base;
     } else if (fragment.id === "lobby-live") {
-      document.title = (waiting ? "(" + waiting + ") " : "") + document.title.replace(/^\(\d+\) /, "");
+      document.title = (waiting ? "(" + waiting + ") " : "") + base;
     }
     setNavCount(waiting);
     var seq = data.seq ? parseInt(data.seq, 10) : null;
@@ -63,7 +64,7 @@
       (fragment.id === "lobby-live" && lastWaiting !== null && waiting > lastWaiting)
     );
     if (becameMine && document.hidden && notifyWanted()) {
-      try { new Notification("Pirates by Mail", { body: data.title || document.title, tag: "pirates-turn" }); }
+      try { new Notification("Pirates by Mail", { body: document.title, tag: "pirates-turn" }); }
       catch (e) { /* some browsers only notify from a service worker: the title still shows it */ }
     }
     lastSeq = seq;

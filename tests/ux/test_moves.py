@@ -112,7 +112,9 @@ def test_issue17_4_preview_of_a_mutiny_says_what_it_costs_and_the_ducats_after()
 
 
 def test_issue17_4_generic_table_previews_with_the_action_label() -> None:
-    table = table_for("libertalia")
+    from games.tables.base import Table
+
+    table = Table("a-rule-set-without-a-table")
     assert table.preview({"type": "pick", "card": 3}, {}, rules=None, state=None, seat=0) == "Pick: card 3"
 
 

@@ -55,7 +55,7 @@ def test_issue17_5_tab_title_and_navigation_count_games_waiting() -> None:
     page = anne.get(f"/games/{game.pk}/").content.decode()
     assert _title(page) == "(2) Your move · Skull Bay · Pirates by Mail"
     assert 'id="nav-waiting"' in page and ">2</span>" in page
-    assert 'data-title="(2) Your move · Skull Bay · Pirates by Mail"' in page
+    assert 'data-title-prefix="(2) Your move · "' in page
     other = bob.get(f"/games/{game.pk}/").content.decode()
     assert _title(other) == "Skull Bay · Pirates by Mail" and 'id="nav-waiting"' not in other
     lobby = anne.get("/games/").content.decode()
