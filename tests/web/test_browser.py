@@ -138,7 +138,7 @@ def submit_move(page: Any, button: Any) -> None:
     """A move button asks for confirmation with the move's preview (issue 17): one more tap."""
     button.click()
     page.wait_for_selector("#confirm-move:not([hidden])", timeout=5000)
-    assert page.inner_text("#confirm-preview").strip()
+    assert page.inner_text("#confirm-label").strip()
     with page.expect_navigation(wait_until="domcontentloaded"):
         page.click("#confirm-yes")
 
