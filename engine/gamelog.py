@@ -8,7 +8,8 @@
     {"kind": "result", "payload": {"scores": [...], "winners": [...]}}      (optional, last)
 
 Every event after the first that carries ``payload.action`` is applied for its seat, whatever
-its kind (a timeout's or a bot's move is still an action); other events are skipped.
+its kind (a timeout's or a bot's move is still an action), unless a later ``take_back`` event
+names its seq (``payload.takes_back``): a taken-back move is left out. Other events are skipped.
 
 A log may carry each event's ``hash`` (engine/chain.py), as the web export does: then every
 event must carry one and every link is checked before anything is replayed. A log without
@@ -30,6 +31,9 @@ from engine.registry import get_rules
 GAME_STARTED = "game_started"
 ACTION = "action"
 RESULT = "result"
+# A player took back their last move: ``payload.takes_back`` is that move's seq, which must be
+# the last action read so far; the replay leaves the move out.
+TAKE_BACK = "take_back"
 
 
 class GameLogError(ValueError):
@@ -150,6 +154,12 @@ def parse(source: str | Iterable[str]) -> GameLog:
         expected_seq += 1
         chain.check(event, number)
         payload = event.get("payload")
+        if kind == TAKE_BACK:
+            undone = payload.get("takes_back") if isinstance(payload, dict) else None
+            if not actions or type(undone) is not int or actions[-1].seq != undone:
+                raise _fail(number, f"seq {seq}: a take-back must name the last action's seq")
+            actions.pop()
+            continue
         if not isinstance(payload, dict) or "action" not in payload:
             continue
         seat = event.get("seat")

@@ -24,6 +24,8 @@ class SignupForm(UserCreationForm):
         max_length=40, required=False, help_text="How other players see you; your user name if left empty."
     )
     email = forms.EmailField(help_text="For turn emails, invitations and password resets.")
+    # Filled in by static/js/timezone.js from the browser's own zone (issue 17); UTC without it.
+    timezone = forms.CharField(required=False, widget=forms.HiddenInput(attrs={"data-guess-timezone": "1"}))
 
     class Meta(UserCreationForm.Meta):
         model = User
@@ -35,15 +37,44 @@ class SignupForm(UserCreationForm):
         # accounts; log-in links and resets go to each of them.
         return str(self.cleaned_data["email"]).strip()
 
+    def clean_timezone(self) -> str:
+        zone = (self.cleaned_data.get("timezone") or "").strip()
+        return zone if zone in timezone_names() else "UTC"
+
 
 class LoginLinkForm(forms.Form):
     email = forms.EmailField(help_text="We email a link that logs you in with one click.")
 
 
+# The zones most players pick, offered first (the full list of ~600 follows them).
+COMMON_TIMEZONES = (
+    "UTC", "Europe/London", "Europe/Paris", "Europe/Berlin", "Europe/Madrid", "Europe/Rome",
+    "Europe/Amsterdam", "Europe/Stockholm", "Europe/Warsaw", "Europe/Athens", "Europe/Moscow",
+    "America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles",
+    "America/Toronto", "America/Mexico_City", "America/Sao_Paulo", "America/Buenos_Aires",
+    "Africa/Johannesburg", "Africa/Lagos", "Asia/Dubai", "Asia/Kolkata", "Asia/Singapore",
+    "Asia/Shanghai", "Asia/Tokyo", "Asia/Seoul", "Australia/Sydney", "Australia/Perth",
+    "Pacific/Auckland",
+)
+
+
+def timezone_choices() -> list[tuple[str, list[tuple[str, str]]]]:
+    names = timezone_names()
+    common = [(name, name.replace("_", " ")) for name in COMMON_TIMEZONES if name in names]
+    return [
+        ("Common time zones", common),
+        ("All time zones", [(name, name.replace("_", " ")) for name in names]),
+    ]
+
+
 class ProfileForm(forms.Form):
     display_name = forms.CharField(max_length=40, required=False)
     notify = forms.ChoiceField(choices=PlayerProfile.Notify.choices, label="Turn emails")
-    timezone = forms.ChoiceField(choices=())
+    confirm_moves = forms.BooleanField(
+        required=False, label="Ask me to confirm each move",
+        help_text="Shows what a move will do and asks once more before it is sent.",
+    )
+    timezone = forms.ChoiceField(choices=(), label="Time zone")
     away_until = forms.DateTimeField(
         required=False,
         label="Away until",
@@ -55,7 +86,7 @@ class ProfileForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["timezone"].choices = [(name, name) for name in timezone_names()]  # type: ignore[attr-defined]
+        self.fields["timezone"].choices = timezone_choices()  # type: ignore[attr-defined]
 
 
 MOVE_TIME_CHOICES = [
@@ -88,7 +119,21 @@ class GameCreateForm(forms.Form):
     timeout_policy = forms.ChoiceField(
         choices=Game.TimeoutPolicy.choices, label="When a player runs out of time"
     )
-    is_public = forms.BooleanField(required=False, initial=True, label="Public: anyone can see and join it")
+    # Issue 17: a game you invite friends to is private unless you say otherwise.
+    visibility = forms.ChoiceField(
+        choices=[
+            ("auto", "Private if I invite people, otherwise public"),
+            ("private", "Private: only the people I invite"),
+            ("public", "Public: anyone can see and join it"),
+        ],
+        initial="auto",
+        required=False,
+        label="Who can see and join",
+    )
+    auto_start = forms.BooleanField(
+        required=False, label="Start as soon as every seat is taken",
+        help_text="Otherwise you start it yourself; either way we email you when the last seat fills.",
+    )
     options = forms.CharField(
         required=False,
         max_length=MAX_OPTIONS_BYTES,
@@ -117,6 +162,28 @@ class GameCreateForm(forms.Form):
         ]
         self.fields["players"].choices = [(n, str(n)) for n in counts]  # type: ignore[attr-defined]
         self.fields["bot_seats"].choices = [(n, str(n)) for n in range(max(counts))]  # type: ignore[attr-defined]
+
+    def is_public(self, posted_is_public: str | None = None) -> bool:
+        """Public or not: the visibility chosen, "auto" meaning private when inviting. A post
+        with the older ``is_public`` checkbox (scripts, old pages) is taken as it says."""
+        if posted_is_public is not None:
+            return posted_is_public not in ("", "0", "false", "off")
+        choice = self.cleaned_data.get("visibility") or "auto"
+        if choice == "auto":
+            # Private when inviting people, and when the deal is fixed (public games cannot be).
+            inviting = bool((self.cleaned_data.get("invite") or "").strip())
+            return not inviting and not self._fixes_the_deal()
+        return choice == "public"
+
+    def _fixes_the_deal(self) -> bool:
+        from games.services.lobby import fixed_deal_options
+
+        options = self.cleaned_data.get("options") or {}
+        try:
+            rules = engine.get_rules(self.cleaned_data.get("rules") or "")
+        except engine.UnknownRules:
+            return False
+        return bool(isinstance(options, dict) and fixed_deal_options(rules, options))
 
     def clean_options(self) -> dict[str, Any]:
         text = str(self.cleaned_data.get("options") or "").strip()

@@ -11,12 +11,27 @@ from datetime import timedelta
 from typing import Any, ClassVar
 
 from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
 from django.db.models import Q
 
 
 class AppendOnlyError(Exception):
     """Events are never updated or deleted."""
+
+
+def person_name(user: Any) -> str:
+    """The name a person is shown by everywhere (table, log, emails, lobby): their display name,
+    else their username. Usernames are for logging in; players chose their display name to be
+    seen by. Reads ``user.profile`` (load it with the user where many are shown)."""
+    if user is None:
+        return ""
+    try:
+        profile = user.profile
+    except ObjectDoesNotExist:
+        profile = None
+    name = getattr(profile, "display_name", "") if profile is not None else ""
+    return str(name or user.get_username())
 
 
 class Game(models.Model):
@@ -38,6 +53,8 @@ class Game(models.Model):
     options = models.JSONField(default=dict, blank=True)
     fixed_deal = models.BooleanField(default=False, help_text="The deck or first seat was fixed at creation.")
     is_public = models.BooleanField(default=True)
+    # Start as soon as the last seat is taken, instead of waiting for the creator (issue 17).
+    auto_start = models.BooleanField(default=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
     )
@@ -118,6 +135,9 @@ class Seat(models.Model):
     must_act = models.BooleanField(default=False)
     consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
     replaced_by_bot = models.BooleanField(default=False, help_text="Handed to a bot after repeated timeouts.")
+    # When the player last had the table open (the live polling records it): turn emails go
+    # only to players who are away from the table, if they chose so.
+    last_seen_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering: ClassVar[list[str]] = ["game", "position"]
@@ -149,9 +169,9 @@ class Seat(models.Model):
     @property
     def label(self) -> str:
         if self.user is not None and not self.replaced_by_bot:
-            return self.user.get_username()
+            return person_name(self.user)
         if self.user is not None:
-            return f"{self.user.get_username()} (bot)"
+            return f"{person_name(self.user)} (bot)"
         return f"{self.get_bot_display()}"
 
 
@@ -171,6 +191,9 @@ class Event(models.Model):
         BOT = "bot", "A bot seat's action"
         TIMEOUT = "timeout", "The system acted for a seat past its deadline"
         SEAT_TO_BOT = "seat_to_bot", "A seat was handed to a bot"
+        # The player took back their last move (payload ``takes_back``: its seq); the state
+        # after it is the state before that move, and replays skip the move (issue 17).
+        TAKE_BACK = "take_back", "A player took back their last move"
 
     # Kinds whose payload carries an action the engine applies.
     ENGINE_KINDS: ClassVar[frozenset[str]] = frozenset({"action", "auto_pass", "bot", "timeout"})
@@ -243,13 +266,17 @@ class PlayerProfile(models.Model):
 
     class Notify(models.TextChoices):
         EACH_TURN = "each_turn", "An email for each turn"
+        WHEN_AWAY = "when_away", "An email for each turn, only when I am not at the table"
         DAILY_DIGEST = "daily_digest", "One daily digest"
         NONE = "none", "No turn emails"
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     display_name = models.CharField(max_length=40, blank=True)
-    notify = models.CharField(max_length=16, choices=Notify.choices, default=Notify.EACH_TURN)
+    # Issue 17: by default a turn email only when the player is not at the table already.
+    notify = models.CharField(max_length=16, choices=Notify.choices, default=Notify.WHEN_AWAY)
     timezone = models.CharField(max_length=64, default="UTC")
+    # Ask "are you sure?" with a preview before a move is sent (issue 17).
+    confirm_moves = models.BooleanField(default=True)
     away_until = models.DateTimeField(
         null=True, blank=True, help_text="Deadlines stretch until then (14 days at most)."
     )
@@ -290,6 +317,7 @@ class Notification(models.Model):
         SEAT_TO_BOT = "seat_to_bot", "Seat handed to a bot"
         GAME_OVER = "game_over", "Game over"
         DIGEST = "digest", "Daily digest"
+        SEATS_FILLED = "seats_filled", "Every seat is taken"
         ANSWER = "answer", "Answer to an emailed reply"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
@@ -316,6 +344,21 @@ class Notification(models.Model):
         return f"{self.kind} to {self.user_id} for {self.game_id}:{self.key}"
 
 
+class ChatMessage(models.Model):
+    """Table talk: one line a player wrote in a game's chat. Not part of the game's log (it
+    changes nothing in the game), so it is not hash-chained and replays ignore it."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    text = models.CharField(max_length=500)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["game", "created_at", "id"]
+        indexes: ClassVar[list[models.Index]] = [models.Index(fields=["game", "id"], name="chat_game_id")]
+
+    def __str__(self) -> str:
+        return f"chat {self.game_id}:{self.pk}"
 class Outbox(models.Model):
     """A side effect a committed change owes: written in the change's own transaction, so
     "committed" and "will happen" are one fact (a transactional outbox).

@@ -91,7 +91,7 @@ def _game_query(for_update: bool) -> tuple[str, Columns, Columns]:
 def _seats_query() -> tuple[str, Columns, Columns, Columns]:
     seat = Columns(Seat, "s")
     player = Columns(User, "u", ["id", "username"])
-    profile = Columns(PlayerProfile, "p", ["id", "user", "away_until"])
+    profile = Columns(PlayerProfile, "p", ["id", "user", "away_until", "display_name"])
     seat_user = f"s.{_column(Seat, 'user')}"
     sql = (
         f"SELECT {seat.sql}, {player.sql}, {profile.sql}"
@@ -127,7 +127,7 @@ def game_row(game_id: int, *, for_update: bool = False) -> Game | None:
 
 def seat_rows(game: Game) -> list[Seat]:
     """The game's seats in position order, each with its player (id and username) and the
-    player's profile (``away_until`` only; None when they have none)."""
+    player's profile (``away_until`` and ``display_name`` only; None when they have none)."""
     sql, seat_columns, player_columns, profile_columns = _seats_query()
     seats: list[Seat] = []
     at_player = len(seat_columns)

@@ -15,7 +15,7 @@ from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 
 from games import eventlog, rows
 from games.eventlog import Viewer, public_actor
-from games.models import Event, Game, Seat
+from games.models import Event, Game, Seat, person_name
 from games.services.errors import Forbidden, InvalidInput, NotFound
 from games.services.lobby import fixed_deal_options
 from games.services.state import load_state, rules_for
@@ -73,6 +73,8 @@ def seats_summary(game: Game, seats: list[Seat] | None = None) -> list[dict[str,
         {
             "seat": seat.position,
             "user": seat.user.get_username() if seat.user else None,
+            # What people see: the display name (the username identifies, for the API).
+            "name": person_name(seat.user) if seat.user else None,
             "bot": (seat.bot or "greedy") if (seat.user_id is None or seat.replaced_by_bot) else None,
             "colour": seat.colour or None,
             "must_act": seat.must_act,
@@ -137,13 +139,14 @@ def games_for_user(user: User) -> QuerySet[Game]:
             ),
         )
         .order_by("-my_turn", "phase", "deadline", "-created_at")
-        .prefetch_related("seats__user")
+        .prefetch_related("seats__user__profile")
         .distinct()
     )
 
 
 def open_public_games(user: AnyUser | None) -> QuerySet[Game]:
-    games = Game.objects.filter(status=Game.Status.LOBBY, is_public=True).prefetch_related("seats__user")
+    games = Game.objects.filter(status=Game.Status.LOBBY, is_public=True)
+    games = games.prefetch_related("seats__user__profile")
     if isinstance(user, User) and user.is_authenticated:
         games = games.exclude(seats__user=user)
     return games.order_by("-created_at")

@@ -158,6 +158,35 @@ def daily_digest() -> int:
     return len(recipients)
 
 
+@shared_task(bind=True, base=OutboxTask, name="games.seats_filled_emails", ignore_result=False)
+def seats_filled_emails(self: Task) -> int:
+    """Beat, every minute: the creator of each game whose last seat was taken (and that they
+    have not started) hears it, once (issue 17); returns the emails sent. A failed send is
+    found again by the next run (no Notification sent for it yet)."""
+    from games.seats_filled import creators_to_tell, send_seats_filled
+
+    sent = 0
+    for game_id in creators_to_tell():
+        try:
+            sent += send_seats_filled(game_id=game_id)
+        except emails.SEND_ERRORS as exc:
+            log.warning("seats-filled email for game %s failed: %s; the next run tries again", game_id, exc)
+    return sent
+
+
+@shared_task(base=OutboxTask, name="games.turn_emails_for_leavers", ignore_result=False)
+def turn_emails_for_leavers() -> int:
+    """Beat, every minute: turn emails for players who were at the table when their turn came
+    and left without moving (issue 17); returns the games emailed about. Nothing is lost if a
+    run fails: the next one finds the same players (no turn email recorded for them yet)."""
+    from games import presence
+
+    due = presence.turn_emails_for_leavers()
+    for game_id, seq in due:
+        notify_turn.delay(game_id, seq)
+    return len(due)
+
+
 @shared_task(base=OutboxTask, name="games.sweep", ignore_result=False)
 def sweep() -> dict[str, int]:
     """Beat, every minute: applies expired deadlines, sends due reminders, and re-queues the

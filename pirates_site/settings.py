@@ -34,7 +34,10 @@ else:
     if not ALLOWED_HOSTS:
         raise ConfigError("ALLOWED_HOSTS must be set when DJANGO_DEBUG is off (comma-separated host names)")
 
-SITE_URL = (env_str("SITE_URL") or "http://localhost:8000").rstrip("/")
+# The base of every link in an email. Without an explicit SITE_URL it follows the port the
+# development server runs on (scripts/dev and Procfile.dev pass PIRATES_PORT), so a site run
+# on another port never mails links to port 8000.
+SITE_URL = (env_str("SITE_URL") or f"http://localhost:{env_int('PIRATES_PORT', 8000)}").rstrip("/")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
@@ -63,6 +66,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # The player's own time zone for every date a page shows (issue 17).
+    "games.timezones.PlayerTimezoneMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     # Last, as django-axes asks: it turns a locked-out log-in into the 429 response.
@@ -375,6 +380,14 @@ STATE_CACHE_SECONDS = env_int("STATE_CACHE_SECONDS", 6 * 3600)
 
 # Game play
 BOT_MOVE_DELAY_SECONDS = env_int("BOT_MOVE_DELAY_SECONDS", 2)
+# Issue 17: the next player's turn email waits this long, so a move taken back at once never
+# sends a stale one; a player seen at the table this recently counts as present (no email
+# for those who chose "only when away").
+TURN_EMAIL_GRACE_SECONDS = env_int("TURN_EMAIL_GRACE_SECONDS", 60)
+PRESENCE_SECONDS = env_int("PRESENCE_SECONDS", 180)
+# The creator's "every seat is taken" email goes out this long after the last seat was taken,
+# if they have not started the game by then (beat looks every SWEEP_INTERVAL_SECONDS).
+SEATS_FILLED_EMAIL_DELAY_SECONDS = env_int("SEATS_FILLED_EMAIL_DELAY_SECONDS", 120)
 # The game the new-game form offers first (the site's flagship).
 DEFAULT_RULES = env_str("DEFAULT_RULES", "pirates")
 SNAPSHOT_EVERY = env_int("SNAPSHOT_EVERY", 25)
@@ -422,6 +435,18 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.relay",
         "schedule": timedelta(seconds=OUTBOX_RELAY_SECONDS),
         "options": {"expires": max(OUTBOX_RELAY_SECONDS, 10)},
+    },
+    # Issue 17: the creator of a game whose last seat was taken, if they have not started it.
+    "seats-filled-emails": {
+        "task": "games.seats_filled_emails",
+        "schedule": timedelta(seconds=SWEEP_INTERVAL_SECONDS),
+        "options": {"expires": max(SWEEP_INTERVAL_SECONDS, 10)},
+    },
+    # Issue 17: turn emails for players who were at the table when their turn came and left.
+    "turn-emails-for-leavers": {
+        "task": "games.turn_emails_for_leavers",
+        "schedule": timedelta(seconds=SWEEP_INTERVAL_SECONDS),
+        "options": {"expires": max(SWEEP_INTERVAL_SECONDS, 10)},
     },
     "daily-digest": {"task": "games.daily_digest", "schedule": crontab(minute=0, hour=DIGEST_HOUR_UTC)},
 }

@@ -59,6 +59,13 @@ def _celery_eager() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _turn_emails_without_grace(settings: Any) -> None:
+    """Turn emails wait a grace period for take-backs (issue 17); tests that do not test that
+    send them at once (a real worker would otherwise hold them for a minute)."""
+    settings.TURN_EMAIL_GRACE_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
 def _throttle_counts_reset() -> Iterator[None]:
     """Throttle counts live in Django's cache (Redis when REDIS_URL is set, so they outlive a
     test): every test starts and ends with none."""
@@ -122,6 +129,8 @@ def celery_worker(
         DJANGO_DEBUG="1",
         VAR_DIR=str(tmp_path / "worker-var"),
         CELERY_TASK_ALWAYS_EAGER="0",
+        # Turn emails wait a grace period for take-backs; a test's worker sends them at once.
+        TURN_EMAIL_GRACE_SECONDS="0",
     )
     env.update(celery_worker_env)
     log = tmp_path / "celery-worker.log"

@@ -112,7 +112,8 @@ class ErrorOutput(serializers.Serializer[Any]):
 
 class SeatOutput(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
-    user = serializers.CharField(allow_null=True)
+    user = serializers.CharField(allow_null=True, help_text="The player's username.")
+    name = serializers.CharField(allow_null=True, help_text="The name the player is shown by.")
     bot = serializers.CharField(allow_null=True)
     colour = serializers.CharField(allow_null=True)
     must_act = serializers.BooleanField()

@@ -12,7 +12,7 @@ from django.core.mail import EmailMultiAlternatives
 from games.emails.rendering import MAX_SENTENCES, _game_context, event_text, render, replay_url
 from games.emails.sending import Kind, deliver_once
 from games.emails.unsubscribe import Notify, preference
-from games.models import Event, Game, Seat
+from games.models import Event, Game, Seat, person_name
 
 
 def _seated_people(game: Game) -> list[Seat]:
@@ -83,7 +83,7 @@ def send_seat_to_bot_emails(*, game_id: int, seq: int) -> int:
     event, seat_row = found
     game = event.game
     owner = seat_row.user if seat_row is not None else None
-    person = owner.get_username() if owner is not None else "A player"
+    person = person_name(owner) if owner is not None else "A player"
 
     def make(user: User, seat: Seat) -> EmailMultiAlternatives:
         context = {

@@ -10,7 +10,7 @@ from django.core.mail import EmailMultiAlternatives
 
 from games.emails.rendering import render
 from games.emails.sending import SEND_ERRORS, Kind, deliver_once
-from games.models import Invitation
+from games.models import Invitation, person_name
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +32,7 @@ def send_invitation_now(*, invitation_id: int) -> bool:
     if invitation is None or invitation.accepted_at is not None:
         return False
     game = invitation.game
-    inviter = invitation.invited_by.get_username()
+    inviter = person_name(invitation.invited_by)
     accounts = get_user_model().objects.filter(email__iexact=invitation.email, is_active=True)
     user = accounts.order_by("pk").first()
 

@@ -18,11 +18,15 @@ from games import eventlog
 from games.emails.unsubscribe import unsubscribe_url
 from games.eventlog import Viewer
 from games.links import login_url
-from games.models import Event, Game, PlayerProfile
+from games.models import Event, Game, PlayerProfile, person_name
+from games.services.chat import chat_lines
 
 MAX_SENTENCES = 25
 # Engine kinds: an event by a seat in these is that seat's own move (or one made for it).
-OWN_MOVE_KINDS = (Event.Kind.ACTION, Event.Kind.AUTO_PASS, Event.Kind.BOT, Event.Kind.TIMEOUT)
+# A take-back is the player's own act too: it is their turn again, mid-turn, not news to them.
+OWN_MOVE_KINDS = (
+    Event.Kind.ACTION, Event.Kind.AUTO_PASS, Event.Kind.BOT, Event.Kind.TIMEOUT, Event.Kind.TAKE_BACK
+)
 
 
 def _local(user: User, moment: datetime | None) -> str:
@@ -40,7 +44,7 @@ def render(
     template: str, *, to: str, subject: str, context: dict[str, Any], user: User | None
 ) -> EmailMultiAlternatives:
     """The email ``emails/<template>.txt`` + ``.html`` with the unsubscribe headers for ``user``."""
-    context = {"site_url": settings.SITE_URL, "user": user, **context}
+    context = {"site_url": settings.SITE_URL, "user": user, "name": person_name(user), **context}
     headers: dict[str, str] = {}
     if user is not None:
         link = unsubscribe_url(user)
@@ -106,4 +110,6 @@ def _game_context(
         "game_url": game_url(user, game),
         "summary": summary(game, after=after, upto=upto, position=position),
         "deadline": _local(user, game.deadline),
+        # Table talk since the player's last move (issue 17).
+        "chat": chat_lines(game, limit=MAX_SENTENCES, since_seq=after),
     }

@@ -8,6 +8,7 @@ from django.contrib.auth.models import User
 from django.core.mail import EmailMultiAlternatives
 from django.db import connection
 
+from games import presence
 from games.emails.rendering import _game_context, last_own_move, render
 from games.emails.sending import Kind, deliver_once
 from games.emails.unsubscribe import Notify, preference
@@ -67,9 +68,12 @@ def send_turn_emails(*, game_id: int, seq: int) -> int:
     for seat in _people_to_act(game):
         user = seat.user
         assert user is not None
-        if not user.email or preference(user) != Notify.EACH_TURN:
+        if not user.email or not presence.wants_turn_email(preference(user), seat):
             continue
-        if latest is not None and latest.seat == seat.position and latest.kind == Event.Kind.ACTION:
+        # Their own move, or their own take-back of one (issue 17): still mid-turn.
+        if latest is not None and latest.seat == seat.position and latest.kind in (
+            Event.Kind.ACTION, Event.Kind.TAKE_BACK
+        ):
             continue
         since = last_own_move(game, seat.position, upto=seq)
         # Only emails that went out count: one for a turn that ended before it was sent was
@@ -106,7 +110,9 @@ def send_reminders(*, game_id: int, seq: int) -> int:
     for seat in _people_to_act(game):
         user = seat.user
         assert user is not None
-        if not user.email or preference(user) != Notify.EACH_TURN:
+        # A reminder before the deadline goes out also to a player at the table (issue 17:
+        # presence holds back only the turn email itself).
+        if not user.email or preference(user) not in (Notify.EACH_TURN, Notify.WHEN_AWAY):
             continue
 
         def build(user: User = user, seat: Seat = seat) -> EmailMultiAlternatives:

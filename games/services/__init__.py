@@ -1,6 +1,7 @@
 """The only code that changes games. Views, API views and tasks call these functions."""
 
 from games.services.accounts import display_name_for, login_link_send, profile_for, profile_update
+from games.services.chat import chat_post
 from games.services.errors import (
     Conflict,
     Forbidden,
@@ -21,7 +22,9 @@ from games.services.lobby import (
     seats_fill_with_bots,
 )
 from games.services.play import Submitted, action_submit, bot_play, lock_game, record, settle
+from games.services.resign import seat_resign
 from games.services.state import load_state, replay_from_start, rules_for
+from games.services.takeback import move_take_back, take_back_check
 from games.services.timeouts import profile_set_away, reminder_send, sweep_due, timeout_apply
 
 __all__ = [
@@ -36,6 +39,7 @@ __all__ = [
     "Throttled",
     "action_submit",
     "bot_play",
+    "chat_post",
     "display_name_for",
     "game_abort",
     "game_create",
@@ -46,6 +50,7 @@ __all__ = [
     "load_state",
     "lock_game",
     "login_link_send",
+    "move_take_back",
     "profile_for",
     "profile_set_away",
     "profile_update",
@@ -55,8 +60,10 @@ __all__ = [
     "rules_for",
     "seat_join",
     "seat_leave",
+    "seat_resign",
     "seats_fill_with_bots",
     "settle",
     "sweep_due",
+    "take_back_check",
     "timeout_apply",
 ]

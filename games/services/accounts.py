@@ -41,6 +41,7 @@ def profile_update(
     notify: str,
     timezone_name: str,
     away_until: datetime | None,
+    confirm_moves: bool | None = None,
 ) -> PlayerProfile:
     display_name = (display_name or "").strip()
     if len(display_name) > 40:
@@ -60,6 +61,8 @@ def profile_update(
     profile.notify = notify
     profile.timezone = timezone_name
     profile.away_until = away_until
+    if confirm_moves is not None:
+        profile.confirm_moves = confirm_moves
     profile.save()
     return profile
 

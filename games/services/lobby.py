@@ -100,8 +100,10 @@ def game_create(
     is_public: bool = True,
     bot_seats: int = 0,
     bot_kind: str = Seat.BotKind.GREEDY,
+    auto_start: bool = False,
 ) -> Game:
-    """A new game in the lobby with the creator in the first seat (and ``bot_seats`` bots)."""
+    """A new game in the lobby with the creator in the first seat (and ``bot_seats`` bots);
+    ``auto_start`` starts it as soon as the last seat is taken."""
     rules = _rules(rules_id)
     if (
         isinstance(players, bool)
@@ -147,6 +149,7 @@ def game_create(
             move_time=move_time,
             reminder_before=_default_reminder(move_time),
             timeout_policy=timeout_policy,
+            auto_start=bool(auto_start),
         )
         Seat.objects.create(game=game, position=0, user=creator)
         for position in range(players - bot_seats, players):
@@ -186,7 +189,12 @@ def take_free_seat(game: Game, user: User) -> Seat:
     free = _free_positions(game)
     if not free:
         raise Conflict("Every seat of this game is taken.")
-    return Seat.objects.create(game=game, position=free[0], user=user)
+    seat = Seat.objects.create(game=game, position=free[0], user=user)
+    if len(free) == 1 and game.auto_start:
+        # Issue 17: the last seat taken starts the game at once, in the same transaction.
+        game_start(game_id=game.pk, by=game.created_by)
+        seat.refresh_from_db()
+    return seat
 
 
 def seat_join(*, game_id: int, user: User) -> Seat:
@@ -217,6 +225,8 @@ def seats_fill_with_bots(*, game_id: int, by: User, kind: str = Seat.BotKind.GRE
         free = _free_positions(game)
         for position in free:
             Seat.objects.create(game=game, position=position, bot=kind)
+        if free and game.auto_start:
+            game_start(game_id=game.pk, by=by)
         return len(free)
 
 

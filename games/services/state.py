@@ -216,13 +216,45 @@ def new_game_state(game: Game, started: Event) -> Any:
     )
 
 
+def taken_back(events: list[Event]) -> set[int]:
+    """The seqs of the moves that take-back events among ``events`` took back."""
+    return {
+        int(event.payload["takes_back"])
+        for event in events
+        if event.kind == Event.Kind.TAKE_BACK and isinstance(event.payload.get("takes_back"), int)
+    }
+
+
 def apply_events(rules: Rules[Any], state: Any, events: list[Event]) -> Any:
+    """``state`` with the actions of ``events`` applied, except moves that a take-back among
+    them took back (the caller starts from a state before every move they take back)."""
+    undone = taken_back(events)
     for event in events:
         action = event.action
-        if action is not None:
+        if action is not None and event.seq not in undone:
             assert event.seat is not None
             state = rules.apply(state, event.seat, action)
     return state
+
+
+def states_after_each(rules: Rules[Any], state: Any, events: list[Event]) -> list[Any]:
+    """``state`` (after the event before ``events``) and then the state after each of
+    ``events`` in turn (the replay's frames). After a take-back the state is again the one
+    before the move it took back; the frame of the move itself still shows the move."""
+    states = [state]
+    at: dict[int, int] = {}  # seq -> index in states
+    if events:
+        at[events[0].seq - 1] = 0
+    for event in events:
+        if event.kind == Event.Kind.TAKE_BACK:
+            before = at.get(int(event.payload.get("takes_back", 0)) - 1)
+            if before is None:
+                raise ValueError(f"event {event.seq} takes back a move before the first replayed event")
+            states.append(states[before])
+        else:
+            states.append(apply_events(rules, states[-1], [event]))
+        at[event.seq] = len(states) - 1
+    return states
 
 
 def load_state(game: Game, seq: int | None = None) -> Any:
@@ -240,19 +272,25 @@ def load_state(game: Game, seq: int | None = None) -> Any:
     if cached is not None:
         return cached
     rules = rules_for(game)
-    snapshot = (
-        Snapshot.objects.filter(game=game, seq__lte=target, rules_version=game.rules_version)
-        .order_by("-seq")
-        .first()
-    )
+    start_at = target
+    # A take-back right after a snapshot takes back the move that snapshot includes: then
+    # start from an earlier one. Each round moves the start back, so this ends.
+    while True:
+        snapshot = (
+            Snapshot.objects.filter(game=game, seq__lte=start_at, rules_version=game.rules_version)
+            .order_by("-seq")
+            .first()
+        )
+        start = snapshot.seq if snapshot is not None else 1
+        rest = list(Event.objects.filter(game=game, seq__gt=start, seq__lte=target).order_by("seq"))
+        undone_before = [seq for seq in taken_back(rest) if seq <= start]
+        if not undone_before or start <= 1:
+            break
+        start_at = min(undone_before) - 1
     if snapshot is not None:
         state = rules.load(snapshot.state)
-        start = snapshot.seq
     else:
-        started = Event.objects.get(game=game, seq=1)
-        state = new_game_state(game, started)
-        start = 1
-    rest = list(Event.objects.filter(game=game, seq__gt=start, seq__lte=target).order_by("seq"))
+        state = new_game_state(game, Event.objects.get(game=game, seq=1))
     state = apply_events(rules, state, rest)
     cache_put(game, target, state)
     return state

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from engine.bots import choose_action
 from games import outbox, side_effects
-from games.models import Event, Game, PlayerProfile, Seat
+from games.models import Event, Game, PlayerProfile, Seat, person_name
 from games.services.append import append_event
 from games.services.errors import InvalidInput, NotFound
 from games.services.play import PASS, lock_game, record, settle
@@ -216,7 +216,7 @@ def timeout_apply(*, game_id: int, expected_seq: int, now: datetime | None = Non
 def _hand_to_bot(game: Game, state: Any, seat: Seat) -> Event:
     """Caller holds the game lock. The seat's later turns are played by ``bot_play``."""
     Seat.objects.filter(pk=seat.pk).update(replaced_by_bot=True)
-    name = seat.user.get_username() if seat.user is not None else f"Seat {seat.position}"
+    name = person_name(seat.user) if seat.user is not None else f"Seat {seat.position}"
     count = seat.consecutive_timeouts
     event = append_event(
         game,

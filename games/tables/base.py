@@ -26,6 +26,8 @@ class Move:
     label: str
     action: str
     index: int
+    # What the move will do, said before it is made (the table's ``preview``).
+    preview: str = ""
 
 
 @dataclass
@@ -52,11 +54,12 @@ def colour_name(colours: list[str], seat: int) -> str:
 
 
 def seat_names(seats_summary: list[dict[str, Any]]) -> dict[int, str]:
-    """The name shown for each seat: its player, or the kind of bot playing it."""
+    """The name shown for each seat: its player's display name, or the kind of bot playing it."""
     names: dict[int, str] = {}
     for seat in seats_summary:
-        if seat.get("user"):
-            names[seat["seat"]] = seat["user"] + (" (bot)" if seat.get("bot") else "")
+        person = seat.get("name") or seat.get("user")
+        if person:
+            names[seat["seat"]] = person + (" (bot)" if seat.get("bot") else "")
         else:
             names[seat["seat"]] = f"{(seat.get('bot') or 'greedy').capitalize()} bot"
     return names
@@ -115,6 +118,14 @@ class Table:
     chart_unit = "points"
     # The players' rules page (Markdown), or None for a page that only names the game.
     rules_doc: Path | None = None
+    # A "How to play" page written for players (a template given ``how_to_play()`` as
+    # ``guide``); when set, the rules page shows it instead of ``rules_doc`` (the
+    # specification, which stays in the repository).
+    how_to_play_template = ""
+
+    def how_to_play(self) -> dict[str, Any]:
+        """The context of ``how_to_play_template``."""
+        return {}
 
     def __init__(self, rules_id: str = "") -> None:
         if rules_id:
@@ -149,21 +160,44 @@ class Table:
         ]
         return {"view": view, "panels": panels, "sections": sections, "names": names}
 
-    def controls(self, legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> list[Any]:
-        """What the controls template draws (as ``steps``)."""
-        return self.move_groups(legal_actions, view)
+    def controls(
+        self, legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
+    ) -> list[Any]:
+        """What the controls template draws (as ``steps``); ``previews`` says what each legal
+        action will do (``preview``), in the same order."""
+        return self.move_groups(legal_actions, view, previews)
 
-    def move_groups(self, legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> list[MoveGroup]:
+    def move_groups(
+        self, legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
+    ) -> list[MoveGroup]:
         """The legal actions, numbered in their list order and grouped the way players read them."""
         groups: dict[str, MoveGroup] = {}
         for index, action in enumerate(legal_actions):
             kind = str(action.get("type", "move"))
             group = groups.setdefault(kind, MoveGroup(key=kind, label=humanize(kind)))
-            group.moves.append(Move(self.action_label(action, view), encode(action), index))
+            label = self.action_label(action, view)
+            preview = previews[index] if previews else label
+            group.moves.append(Move(label, encode(action), index, preview))
         return list(groups.values())
 
     def action_label(self, action: dict[str, Any], view: dict[str, Any]) -> str:
         return action_label(action)
+
+    def preview(
+        self, action: dict[str, Any], view: dict[str, Any], *, rules: Any, state: Any, seat: int
+    ) -> str:
+        """What ``action`` (legal for ``seat``) will do, in the rule set's words, said before it
+        is made. The generic table says the action's label: stepping the engine to see more
+        could give away a die roll or a card drawn. ``state`` is the engine state, for tables
+        that know their rule set draws nothing a preview could reveal."""
+        return self.action_label(action, view)
+
+    def chart_row(self, view: dict[str, Any], state: Any, players: int) -> list[int]:
+        """What the replay chart plots for every seat after one event (``view`` is the
+        replay's view of ``state``); a value the table leaves out counts as 0. A table whose
+        score depends on more than its view (end bonuses) overrides this and reads ``state``,
+        which the platform only passes in for the chart: never shown as it is."""
+        return [self.chart_value(view, seat) or 0 for seat in range(players)]
 
     def chart_value(self, view: dict[str, Any], seat: int) -> int | None:
         """The number the replay chart plots for ``seat`` in ``view``; None when the table has

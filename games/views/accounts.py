@@ -23,6 +23,7 @@ from django.views.decorators.http import require_http_methods
 from games import services
 from games.forms import LoginLinkForm, ProfileForm, SignupForm
 from games.throttling import AccountEmailAddressThrottle, AccountEmailThrottle, throttle
+from games.timezones import remember_zone
 
 
 def current_user(request: HttpRequest) -> User:
@@ -59,8 +60,10 @@ def signup(request: HttpRequest) -> HttpResponse:
         user = form.save()
         profile = services.profile_for(user)
         profile.display_name = form.cleaned_data.get("display_name", "")
-        profile.save(update_fields=["display_name"])
+        profile.timezone = form.cleaned_data.get("timezone") or "UTC"
+        profile.save(update_fields=["display_name", "timezone"])
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        remember_zone(request, profile.timezone)
         messages.success(request, f"Welcome aboard, {user.get_username()}!")
         return HttpResponseRedirect(next_url)
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
@@ -104,10 +107,12 @@ def profile(request: HttpRequest) -> HttpResponse:
                     notify=data["notify"],
                     timezone_name=data["timezone"],
                     away_until=away,
+                    confirm_moves=data["confirm_moves"],
                 )
             except services.ServiceError as exc:
                 form.add_error("away_until" if "away" in exc.detail.lower() else None, exc.detail)
             else:
+                remember_zone(request, data["timezone"])
                 messages.success(request, "Your profile is saved.")
                 return redirect("profile")
     else:
@@ -115,6 +120,7 @@ def profile(request: HttpRequest) -> HttpResponse:
             "display_name": profile.display_name,
             "notify": profile.notify,
             "timezone": profile.timezone,
+            "confirm_moves": profile.confirm_moves,
             "away_until": timezone.localtime(profile.away_until, zone).replace(tzinfo=None)
             if profile.away_until
             else None,

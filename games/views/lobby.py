@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -10,17 +12,17 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import selectors, services
 from games.forms import GameCreateForm, InviteForm
-from games.models import Game
+from games.models import Game, person_name
 from games.throttling import GameCreateThrottle, InvitationThrottle, throttle, throttled_response
 from games.views.accounts import current_user
 
 
-@login_required
-def lobby(request: HttpRequest) -> HttpResponse:
+def _lobby_context(request: HttpRequest) -> dict[str, Any]:
     user = current_user(request)
     mine = list(selectors.games_for_user(user))
     your_move = [g for g in mine if getattr(g, "my_turn", 0) == 1]
@@ -28,17 +30,38 @@ def lobby(request: HttpRequest) -> HttpResponse:
     waiting = [g for g in mine if g.status == Game.Status.LOBBY]
     finished = [g for g in mine if g.is_over]
     open_games = list(selectors.open_public_games(user)[:20])
-    return render(
-        request,
-        "games/lobby.html",
-        {
-            "your_move": your_move,
-            "running": running,
-            "waiting": waiting,
-            "finished": finished,
-            "open_games": open_games,
-        },
-    )
+    # Changes whenever anything the lobby lists changes: a move, a seat taken, a status.
+    version = hashlib.sha256(
+        json.dumps([
+            [(g.pk, g.seq, g.status, getattr(g, "my_turn", 0), len(g.seats.all())) for g in mine],
+            [(g.pk, len(g.seats.all())) for g in open_games],
+        ]).encode()
+    ).hexdigest()[:16]
+    return {
+        "your_move": your_move,
+        "running": running,
+        "waiting": waiting,
+        "finished": finished,
+        "open_games": open_games,
+        "waiting_count": len(your_move),
+        "lobby_version": version,
+    }
+
+
+@login_required
+def lobby(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/lobby.html", _lobby_context(request))
+
+
+@never_cache
+@login_required
+@require_GET
+def lobby_live(request: HttpRequest) -> HttpResponse:
+    """Polled by the lobby: nothing (204) while unchanged, else the fresh lists (issue 17)."""
+    context = _lobby_context(request)
+    if request.GET.get("v") == context["lobby_version"]:
+        return HttpResponse(status=204)
+    return render(request, "games/_lobby_live.html", context)
 
 
 @login_required
@@ -57,9 +80,10 @@ def game_new(request: HttpRequest) -> HttpResponse:
                 title=data["title"],
                 move_time=form.move_timedelta(),
                 timeout_policy=data["timeout_policy"],
-                is_public=data["is_public"],
+                is_public=form.is_public(request.POST.get("is_public")),
                 bot_seats=data["bot_seats"],
                 bot_kind=data["bot_kind"],
+                auto_start=data["auto_start"],
             )
         except services.ServiceError as exc:
             form.add_error(None, exc.detail)
@@ -185,7 +209,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
     if not request.user.is_authenticated:
         messages.info(
             request,
-            f"{invitation.invited_by.get_username()} invites you to "
+            f"{person_name(invitation.invited_by)} invites you to "
             f"{invitation.game.display_name}. Sign up (or log in) to take your seat.",
         )
         return redirect(f"{reverse('signup')}?next={reverse('invite', args=[token])}")
@@ -197,4 +221,5 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
             return redirect("lobby")
         messages.success(request, f"You have a seat in {invitation.game.display_name}.")
         return redirect("game", game_id=invitation.game_id)
-    return render(request, "games/invite.html", {"invitation": invitation, "game": invitation.game})
+    return render(request, "games/invite.html", {"invitation": invitation, "game": invitation.game,
+                                                "inviter_name": person_name(invitation.invited_by)})

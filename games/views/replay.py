@@ -11,29 +11,34 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
-from games import selectors, services
+from games import eventlog, selectors, services
+from games.eventlog import Viewer
 from games.models import Event, Game
-from games.services.state import apply_events, load_state, rules_for
+from games.services.state import load_state, rules_for, states_after_each
 from games.tables import Table, table_for
 from games.tables.base import colour_name, seat_names
 from games.views.charts import line_chart
 from games.views.table import _game_or_404
 
 
-def _series(game: Game, table: Table, seat: int | None, last: int) -> list[list[int]]:
-    """What the table plots for each seat after every event 1..last, as the replay's seat
-    would see it (a value the table leaves out counts as 0)."""
+def _series(game: Game, table: Table, seat: int | None, events: list[Event]) -> list[list[int]]:
+    """What the table plots for each seat after every event of ``events`` (1..last, in
+    order), as the replay's seat would see it."""
     rules = rules_for(game)
-    state = load_state(game, 1)
-
-    def row(view: dict[str, Any]) -> list[int]:
-        return [table.chart_value(view, s) or 0 for s in range(game.players)]
-
-    series = [row(rules.view(state, seat))]
-    for event in Event.objects.filter(game=game, seq__gt=1, seq__lte=last).order_by("seq"):
-        state = apply_events(rules, state, [event])
-        series.append(row(rules.view(state, seat)))
+    series = []
+    for state in states_after_each(rules, load_state(game, 1), events[1:]):
+        series.append(table.chart_row(rules.view(state, seat), state, game.players))
     return series
+
+
+def _moves(game: Game, events: list[Event], seat: int | None, names: dict[int, str]) -> list[dict[str, Any]]:
+    """The replay's move list: every event's log sentence as the replay's seat may read it."""
+    viewer = Viewer(seat=seat, game_over=game.is_over)
+    return [
+        {"seq": event.seq, "kind": event.kind, "text": eventlog.text_for(event, viewer),
+         "who": names.get(event.seat) if event.seat is not None else None}
+        for event in events
+    ]
 
 
 def _as_seat(request: HttpRequest) -> int | None:
@@ -51,11 +56,12 @@ def _frame_context(request: HttpRequest, game: Game, seq: int) -> dict[str, Any]
 
 
 def _seq_param(text: str, last: int) -> int:
-    """``?seq=`` as a seq from 1 to ``last``; anything else shows the last one. Only ASCII
-    digits count: ``str.isdigit`` also accepts "²" and "٣", which ``int`` then refuses or reads."""
+    """``?seq=`` as a seq from 1 to ``last``; anything else shows the first one (a replay tells
+    the story from the start, issue 17). Only ASCII digits count: ``str.isdigit`` also accepts
+    "²" and "٣", which ``int`` then refuses or reads."""
     if re.fullmatch(r"[0-9]{1,10}", text) and 1 <= int(text) <= last:
         return int(text)
-    return last
+    return 1
 
 
 @require_GET
@@ -66,10 +72,13 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     except services.ServiceError as exc:
         messages.error(request, exc.detail)
         return redirect("game", game_id=game_id)
+    # A replay tells the story from the start; ?seq= (the move list's links) opens elsewhere.
     seq = _seq_param(request.GET.get("seq", ""), last)
     context = _frame_context(request, game, seq)
     names = seat_names(selectors.seats_summary(game))
     colours = context["frame"].view["colours"]
+    events = list(Event.objects.filter(game=game, seq__lte=last).order_by("seq"))
+    series = _series(game, context["table"], seat, events)
     perspectives: list[dict[str, Any]] = []
     if selectors.replay_perspectives(game):
         perspectives = [{"seat": None, "label": "Everyone", "colour": "", "current": seat is None}] + [
@@ -81,14 +90,17 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         {
             "last": last,
             "viewer_seat": seat,
+            "moves": _moves(game, events, seat, names),
             "watching_as": seat if game.is_over else None,
             "perspectives": perspectives,
             "chart": line_chart(
-                _series(game, context["table"], seat, last), colours, names,
-                title=context["table"].chart_title, unit=context["table"].chart_unit,
+                series, colours, names, title=context["table"].chart_title, unit=context["table"].chart_unit,
             ),
+            "series": series,
         }
     )
+    for line in context["chart"]["lines"]:
+        line["now"] = series[seq - 1][line["seat"]]
     return render(request, "games/replay.html", context)
 
 

@@ -26,7 +26,11 @@ def rules(request: HttpRequest, rules_id: str) -> HttpResponse:
     titles = dict(engine.available_rules())
     if rules_id not in titles:
         raise Http404("No rules page for that game.")
-    doc = table_for(rules_id).rules_doc
-    source = doc.read_text("utf-8") if doc is not None and doc.is_file() else ""
-    context = {"title": titles[rules_id], "source": source, "rules_id": rules_id}
+    table = table_for(rules_id)
+    context: dict[str, object] = {"title": titles[rules_id], "rules_id": rules_id, "table": table}
+    if table.how_to_play_template:
+        context["guide"] = table.how_to_play()
+    else:
+        doc = table.rules_doc
+        context["source"] = doc.read_text("utf-8") if doc is not None and doc.is_file() else ""
     return render(request, "games/rules.html", context)

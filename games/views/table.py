@@ -12,9 +12,12 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from games import safejson, selectors, services
+from games import presence, safejson, selectors, services
+from games.context_processors import games_waiting
 from games.forms import InviteForm
-from games.models import Game
+from games.models import Event, Game, PlayerProfile
+from games.services.chat import chat_lines, chat_post, chat_version
+from games.services.state import load_state, rules_for
 from games.tables import table_for
 from games.tables.base import colour_name, seat_names
 from games.views.accounts import current_user
@@ -30,8 +33,9 @@ def _game_or_404(game_id: int, request: HttpRequest) -> Game:
 
 
 def version_of(game: Game) -> str:
-    """Changes whenever anything on the page changes: a new event, a status or a seat."""
-    return f"{game.seq}.{game.status}.{len(game.seats.all())}.{sum(1 for s in game.seats.all() if s.user_id)}"
+    """Changes whenever anything on the page changes: a new event, a status, a seat or a chat line."""
+    seated = sum(1 for s in game.seats.all() if s.user_id)
+    return f"{game.seq}.{game.status}.{len(game.seats.all())}.{seated}.{chat_version(game)}"
 
 
 def table_context(request: HttpRequest, game: Game) -> dict[str, Any]:
@@ -49,6 +53,7 @@ def table_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "names": seat_names(detail["seats"]),
         "invite_form": InviteForm(),
         "table": table,
+        "chat": chat_lines(game),
     }
     if detail["view"] is not None:
         context["board"] = table.board(detail["view"], detail["seats"])
@@ -60,14 +65,46 @@ def table_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         ]
         log = selectors.events_for(game, request.user, after=max(0, game.seq - LOG_ROWS))
         context["log"] = list(reversed(log))
+    seat = selectors.user_seat(game, request.user)
     if detail["legal_actions"]:
-        context["steps"] = table.controls(detail["legal_actions"], detail["view"])
+        assert seat is not None
+        rules, state = rules_for(game), load_state(game)
+        previews = [
+            table.preview(action, detail["view"], rules=rules, state=state, seat=seat.position)
+            for action in detail["legal_actions"]
+        ]
+        context["steps"] = table.controls(detail["legal_actions"], detail["view"], previews)
+        context["confirm_moves"] = _confirm_moves(request)
+    if seat is not None and game.is_running and context.get("log"):
+        last = Event.objects.filter(game=game, seq=game.seq).first()
+        context["can_take_back"] = services.take_back_check(game, last, seat).allowed
+    context["can_resign"] = seat is not None and game.is_running and not seat.replaced_by_bot
+    waiting = games_waiting(request.user)
+    your_move = bool(context.get("steps"))
+    context["games_waiting_now"] = waiting
+    # The live fragment carries only the prefix (it names no game: two games' fragments differ
+    # only where the games do); static/js/live.js puts it before the page's own title.
+    context["title_prefix"] = (f"({waiting}) " if waiting else "") + ("Your move · " if your_move else "")
+    context["page_title"] = context["title_prefix"] + game.display_name
+    if context.get("log"):
+        latest = context["log"][0]
+        who = context["names"].get(latest["seat"]) if latest.get("seat") is not None else None
+        said = (f"{who}: " if who else "") + latest["text"]
+        context["announce"] = said + (" Your move." if your_move else "")
     return context
+
+
+def _confirm_moves(request: HttpRequest) -> bool:
+    """The player's choice: confirm each move with a preview first (the default)."""
+    profile = PlayerProfile.objects.filter(user=current_user(request)).only("confirm_moves").first()
+    return profile.confirm_moves if profile is not None else True
 
 
 @require_GET
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
-    return render(request, "games/game.html", table_context(request, _game_or_404(game_id, request)))
+    game = _game_or_404(game_id, request)
+    presence.seat_seen(selectors.user_seat(game, request.user))
+    return render(request, "games/game.html", table_context(request, game))
 
 
 @never_cache
@@ -75,6 +112,8 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_live(request: HttpRequest, game_id: int) -> HttpResponse:
     """Polled every few seconds: nothing (204) while unchanged, else the fresh live fragment."""
     game = _game_or_404(game_id, request)
+    # The poll is how we know the player is at the table (turn emails wait while they are).
+    presence.seat_seen(selectors.user_seat(game, request.user))
     if request.GET.get("v") == version_of(game):
         return HttpResponse(status=204)
     return render(request, "games/_live.html", table_context(request, game))
@@ -110,3 +149,47 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
     except services.ServiceError as exc:
         messages.error(request, f"That move was not accepted: {exc.detail} Nothing was changed.")
     return redirect(target)
+
+
+@login_required
+@require_POST
+def game_take_back(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Take back the player's own last move, until the next player acts (issue 17)."""
+    target = reverse("game", args=[game_id])
+    try:
+        expected_seq = int(request.POST.get("expected_seq", ""))
+    except (ValueError, TypeError):
+        messages.error(request, "That take-back could not be read; nothing was changed.")
+        return redirect(target)
+    try:
+        services.move_take_back(game_id=game_id, user=current_user(request), expected_seq=expected_seq)
+    except services.ServiceError as exc:
+        messages.error(request, f"Your move could not be taken back: {exc.detail}")
+    else:
+        messages.success(request, "Your move was taken back. It is your turn again.")
+    return redirect(target)
+
+
+@login_required
+@require_POST
+def game_chat(request: HttpRequest, game_id: int) -> HttpResponse:
+    """One line of table talk (issue 17)."""
+    game = _game_or_404(game_id, request)
+    try:
+        chat_post(game=game, user=current_user(request), text=request.POST.get("text", ""))
+    except services.ServiceError as exc:
+        messages.error(request, exc.detail)
+    return redirect(f"{reverse('game', args=[game_id])}#chat")
+
+
+@login_required
+@require_POST
+def game_resign(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Leave a running game: a bot takes the seat for the rest of it (issue 17)."""
+    try:
+        services.seat_resign(game_id=game_id, user=current_user(request))
+    except services.ServiceError as exc:
+        messages.error(request, exc.detail)
+    else:
+        messages.success(request, "You left the game; a bot plays your seat from now on.")
+    return redirect("game", game_id=game_id)

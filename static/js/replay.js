@@ -1,4 +1,5 @@
-// Replay viewer: slider, buttons, arrow keys and autoplay over /games/<id>/replay/<seq>/ fragments.
+// Replay viewer: slider, buttons, arrow keys, autoplay and the move list over
+// /games/<id>/replay/<seq>/ fragments. The chart's cursor and legend follow the frame shown.
 (function () {
   "use strict";
   var root = document.getElementById("replay");
@@ -14,15 +15,47 @@
   var cursor = document.getElementById("chart-cursor");
   var xsNode = document.getElementById("chart-xs");
   var xs = xsNode ? JSON.parse(xsNode.textContent) : [];
+  var seriesNode = document.getElementById("chart-series");
+  var series = seriesNode ? JSON.parse(seriesNode.textContent) : [];
+  var legend = document.getElementById("chart-legend");
+  var chartSeq = document.getElementById("chart-seq");
+  var moveList = document.getElementById("move-list");
   var current = parseInt(slider.value, 10);
   var timer = null;
   var pending = null;
 
   function moveCursor(seq) {
-    if (!cursor || !xs.length) return;
-    var x = xs[Math.min(Math.max(seq - 1, 0), xs.length - 1)];
-    cursor.setAttribute("x1", x);
-    cursor.setAttribute("x2", x);
+    var index = Math.min(Math.max(seq - 1, 0), Math.max(xs.length - 1, 0));
+    if (cursor && xs.length) {
+      cursor.setAttribute("x1", xs[index]);
+      cursor.setAttribute("x2", xs[index]);
+    }
+    // The legend reads the values under the cursor, not the final ones.
+    if (legend && series.length) {
+      var row = series[Math.min(index, series.length - 1)];
+      legend.querySelectorAll("li[data-seat]").forEach(function (item) {
+        var value = item.querySelector(".legend-value");
+        if (value) value.textContent = String(row[parseInt(item.dataset.seat, 10)]);
+      });
+    }
+    if (chartSeq) chartSeq.textContent = String(seq);
+  }
+
+  function markMove(seq) {
+    if (!moveList) return;
+    var old = moveList.querySelector("[aria-current]");
+    if (old) old.removeAttribute("aria-current");
+    var link = moveList.querySelector('.move-link[data-seq="' + seq + '"]');
+    if (!link) return;
+    link.setAttribute("aria-current", "step");
+    // Keep the current move in sight inside the list without scrolling the page.
+    var list = link.closest("ol");
+    if (list) {
+      var top = link.offsetTop - list.offsetTop;
+      if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - link.offsetHeight) {
+        list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+      }
+    }
   }
 
   function show(seq) {
@@ -31,6 +64,7 @@
     slider.value = String(seq);
     pos.textContent = String(seq);
     moveCursor(seq);
+    markMove(seq);
     if (pending) pending.abort();
     var controller = new AbortController();
     pending = controller;
@@ -78,6 +112,15 @@
   document.getElementById("replay-next").addEventListener("click", function () { stop(); show(current + 1); });
   document.getElementById("replay-last").addEventListener("click", function () { stop(); show(last); });
   playButton.addEventListener("click", play);
+  if (moveList) {
+    moveList.addEventListener("click", function (event) {
+      var link = event.target.closest && event.target.closest(".move-link");
+      if (!link) return;
+      event.preventDefault();
+      stop();
+      show(parseInt(link.dataset.seq, 10));
+    });
+  }
   slider.addEventListener("input", function () {
     stop();
     var seq = parseInt(slider.value, 10);
@@ -94,9 +137,10 @@
     else if (event.key === "ArrowLeft") { stop(); show(current - 1); }
     else if (event.key === "Home") { stop(); show(1); }
     else if (event.key === "End") { stop(); show(last); }
-    else if (event.key === " " && tag !== "BUTTON") { play(); }
+    else if (event.key === " " && tag !== "BUTTON" && tag !== "A") { play(); }
     else handled = false;
     if (handled) event.preventDefault();
   });
   moveCursor(current);
+  markMove(current);
 })();

@@ -56,7 +56,9 @@ def _normalised(body: Any) -> Any:
         return [_normalised(item) for item in body]
     if not isinstance(body, dict):
         return body
-    different = {"id", "title", "created_at", "deadline", "seed_sha256", "created_by", "user", "actor"}
+    different = {
+        "id", "title", "created_at", "deadline", "seed_sha256", "created_by", "user", "name", "actor"
+    }
     return {key: "…" if key in different else _normalised(value) for key, value in body.items()}
 
 

@@ -57,8 +57,9 @@ def test_the_service_refuses_control_characters_from_any_caller() -> None:
     assert game.title == "Black Pearl"
 
 
-def test_odd_characters_in_the_replay_seq_show_the_last_frame() -> None:
-    """``"²".isdigit()`` is true and ``int("²")`` raises: ?seq=² was a server error."""
+def test_odd_characters_in_the_replay_seq_show_the_first_frame() -> None:
+    """``"²".isdigit()`` is true and ``int("²")`` raises: ?seq=² was a server error. Anything
+    that is not a seq opens the replay at its start (issue 17)."""
     users = [make_user(n) for n in ("anne", "bob", "cat")]
     game = public_started_game(users)
     for _ in range(4):
@@ -69,7 +70,7 @@ def test_odd_characters_in_the_replay_seq_show_the_last_frame() -> None:
     for seq in ["²", "٣", "１", "3\u0663", "-1", "1e3", "99999999999999999999999", "", " 3", "3\n"]:
         page = player.get(f"/games/{game.pk}/replay/", {"seq": seq})
         assert page.status_code == 200, seq
-        assert f'value="{game.seq}"' in page.content.decode(), seq
+        assert '<div class="frame" data-seq="1">' in page.content.decode(), seq
     assert 'value="2"' in player.get(f"/games/{game.pk}/replay/", {"seq": "2"}).content.decode()
 
 

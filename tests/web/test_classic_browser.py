@@ -16,7 +16,7 @@ import pytest
 from games.models import Event, Game, PlayerProfile
 from tests.web.classic_support import classic_game
 from tests.web.helpers import make_user
-from tests.web.test_browser import DESKTOP, PHONE, ConsoleWatch, login, page_fits, shot
+from tests.web.test_browser import DESKTOP, PHONE, ConsoleWatch, login, page_fits, shot, submit_move
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -63,8 +63,7 @@ class Player:
         self.page.set_viewport_size(DESKTOP)
 
     def _submit(self, button: Any) -> None:
-        with self.page.expect_navigation(wait_until="domcontentloaded"):
-            button.click()
+        submit_move(self.page, button)
         errors = self.page.locator(".message.error")
         assert not errors.count(), errors.all_inner_texts()
 

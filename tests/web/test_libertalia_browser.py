@@ -15,7 +15,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 
 from games.models import Game, PlayerProfile, Seat
 from tests.web.helpers import make_user
-from tests.web.test_browser import DESKTOP, PHONE, ConsoleWatch, login, page_fits, shot
+from tests.web.test_browser import DESKTOP, PHONE, ConsoleWatch, login, page_fits, shot, submit_move
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -104,8 +104,7 @@ def test_three_people_and_two_bots_play_libertalia_to_the_end(
     first = people[next(s for s in game.to_act if s in people)]
     watcher = pages[next(n for n in names if n != first)]
     before = watcher.get_attribute("#live", "data-seq")
-    with pages[first].expect_navigation():
-        pages[first].locator("#controls button[name=action]").first.click()
+    submit_move(pages[first], pages[first].locator("#controls button[name=action]").first)
     watcher.wait_for_selector(f"#live:not([data-seq='{before}'])", timeout=8000)
     assert "has chosen" in watcher.inner_text("#choosing")
     # ... which the rest of the game does without: each player's page is loaded when it is
@@ -134,8 +133,7 @@ def test_three_people_and_two_bots_play_libertalia_to_the_end(
             if device == "phone":
                 _fits(page, f"{label} at event {game.seq}")
             shot(page, f"libertalia-{label}-{device}", full_page=device == "phone")
-        with page.expect_navigation(wait_until="domcontentloaded"):
-            page.locator("#controls button[name=action]").first.click()
+        submit_move(page, page.locator("#controls button[name=action]").first)
         moves += 1
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED, f"not finished after {moves} moves"

@@ -20,7 +20,16 @@ from django.core import mail
 
 from games.models import Event, Game, Seat
 from tests.web.helpers import make_user
-from tests.web.test_browser import DESKTOP, PHONE, ConsoleWatch, invite_path, login, page_fits, shot
+from tests.web.test_browser import (
+    DESKTOP,
+    PHONE,
+    ConsoleWatch,
+    invite_path,
+    login,
+    page_fits,
+    shot,
+    submit_move,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -141,8 +150,7 @@ def test_two_people_and_a_bot_play_captain_lucky_to_the_end_on_desktop_and_phone
         form = page.locator("#controls form.move-form").nth(index)
         action = json.loads(form.locator("input[name=action]").get_attribute("value") or "{}")
         before = game.seq
-        with page.expect_navigation(wait_until="domcontentloaded"):
-            form.locator("button").click()
+        submit_move(page, form.locator("button"))
         clicks += 1
         assert Event.objects.get(game=game, seq=before + 1).action == action
     game.refresh_from_db()

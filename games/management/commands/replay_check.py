@@ -67,10 +67,16 @@ def check_game(game: Game) -> Iterator[str]:
     except Exception as exc:
         yield f"{label} seq 1: the game cannot be set up again: {exc}"
         return
+    # The states after the last two events: a take-back returns to the one before its move.
+    recent: dict[int, object] = {1: state}
     for event in events:
         if event.seq > 1:
             try:
-                state = apply_events(rules, state, [event])
+                if event.kind == Event.Kind.TAKE_BACK:
+                    state = recent[int(event.payload["takes_back"]) - 1]
+                else:
+                    state = apply_events(rules, state, [event])
+                recent = {event.seq - 1: recent.get(event.seq - 1), event.seq: state}
             except Exception as exc:
                 yield f"{label} seq {event.seq}: the replay fails: {exc}"
                 return

@@ -26,10 +26,14 @@ class CaptainLuckyTable(Table):
     def board(self, view: dict[str, Any], seats_summary: list[dict[str, Any]]) -> dict[str, Any]:
         return presenters.board(view, seats_summary)
 
-    def controls(self, legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> list[Any]:
+    def controls(
+        self, legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
+    ) -> list[Any]:
         return presenters.controls(legal_actions, view)
 
-    def move_groups(self, legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> list[MoveGroup]:
+    def move_groups(
+        self, legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
+    ) -> list[MoveGroup]:
         return presenters.move_groups(legal_actions, view)
 
     def action_label(self, action: dict[str, Any], view: dict[str, Any]) -> str:

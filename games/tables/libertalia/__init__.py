@@ -26,11 +26,15 @@ class LibertaliaTable(Table):
     def board(self, view: dict[str, Any], seats_summary: list[dict[str, Any]]) -> dict[str, Any]:
         return board(view, seats_summary)
 
-    def controls(self, legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> list[Any]:
+    def controls(
+        self, legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
+    ) -> list[Any]:
         # One decision at a time: the Sunrise card or one character's question.
         return [decision(legal_actions, view)] if legal_actions else []
 
-    def move_groups(self, legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> list[MoveGroup]:
+    def move_groups(
+        self, legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
+    ) -> list[MoveGroup]:
         return move_groups(legal_actions, view)
 
     def action_label(self, action: dict[str, Any], view: dict[str, Any]) -> str:

@@ -101,12 +101,13 @@ def board(view: dict[str, Any], seats_summary: list[dict[str, Any]]) -> dict[str
 
 
 @dataclass
-class Choice:
+class ChoiceButton:
     """One button that submits exactly one legal action."""
 
     label: str
     action: str
     index: int
+    preview: str = ""
 
 
 @dataclass
@@ -115,7 +116,7 @@ class Option:
 
     label: str
     group: str
-    choices: list[Choice] = field(default_factory=list)
+    choices: list[ChoiceButton] = field(default_factory=list)
 
     @property
     def needs_booty_pick(self) -> bool:
@@ -146,7 +147,9 @@ def _booty_label(card: dict[str, Any] | None, booty: str | None) -> str:
     return f"Take {booty}{mate}"
 
 
-def move_steps(legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> list[Step]:
+def move_steps(
+    legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
+) -> list[Step]:
     colours: list[str] = view["colours"]
     parties = {party["id"]: party for party in view["parties"]}
     cards = {card["id"]: card for card in view["display"] if card is not None}
@@ -187,6 +190,8 @@ def move_steps(legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> lis
     for index, action in enumerate(legal_actions):
         kind = action.get("type")
         encoded = json.dumps(action, separators=(",", ":"), sort_keys=True)
+        said = previews[index] if previews else ""
+
         if kind in ("assemble", "capture"):
             party_id = action["party"]
             step = steps.get(party_id) or steps.setdefault(
@@ -201,12 +206,12 @@ def move_steps(legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> lis
             if kind == "assemble":
                 option(
                     step, f"onto:{action['onto']}", f"Assemble onto {party_text(action['onto'])}", "Assemble"
-                ).choices.append(Choice("Assemble", encoded, index))
+                ).choices.append(ChoiceButton("Assemble", encoded, index, said))
             else:
                 card = cards.get(action["card"])
                 option(
                     step, f"capture:{action['card']}", f"Capture {card_text(action['card'])}", "Capture"
-                ).choices.append(Choice(_booty_label(card, action.get("booty")), encoded, index))
+                ).choices.append(ChoiceButton(_booty_label(card, action.get("booty")), encoded, index, said))
         elif kind == "mutiny":
             key = f"mutiny:{action['party']}:{action['pirate']}"
             step = steps.get(key) or steps.setdefault(
@@ -221,7 +226,7 @@ def move_steps(legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> lis
             card = cards.get(action["card"])
             option(
                 step, f"mutiny:{action['card']}", f"Mutiny and capture {card_text(action['card'])}", "Mutiny"
-            ).choices.append(Choice(_booty_label(card, action.get("booty")), encoded, index))
+            ).choices.append(ChoiceButton(_booty_label(card, action.get("booty")), encoded, index, said))
         elif kind == "ransom":
             key = f"ransom:{action['pirate']}"
             holder = next(
@@ -243,25 +248,29 @@ def move_steps(legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> lis
                 else "Pay 5 and keep it single (no assemble possible)"
             )
             option(step, f"onto:{action.get('onto')}", label, "Ransom").choices.append(
-                Choice("Ransom", encoded, index)
+                ChoiceButton("Ransom", encoded, index, said)
             )
         else:
             step = steps.setdefault(
                 "pass", Step(key="pass", label="Pass", hint="nothing else is possible", pirates=[])
             )
-            option(step, "pass", "Pass your turn", "Pass").choices.append(Choice("Pass", encoded, index))
+            option(step, "pass", "Pass your turn", "Pass").choices.append(
+                ChoiceButton("Pass", encoded, index, said)
+            )
     return list(steps.values())
 
 
-def move_groups(legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> list[MoveGroup]:
+def move_groups(
+    legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
+) -> list[MoveGroup]:
     """The move controls flattened for places without steps (emails): one group per party,
     each move labelled with what it does and, where there is a choice, the booty."""
     groups = []
-    for step in move_steps(legal_actions, view):
+    for step in move_steps(legal_actions, view, previews):
         group = MoveGroup(key=step.key, label=step.label, hint=step.hint)
         for option in step.options:
             for choice in option.choices:
                 label = option.label if len(option.choices) == 1 else f"{option.label}: {choice.label}"
-                group.moves.append(Move(label, choice.action, choice.index))
+                group.moves.append(Move(label, choice.action, choice.index, choice.preview))
         groups.append(group)
     return groups

@@ -26,10 +26,14 @@ class PiratesClassicTable(Table):
     def board(self, view: dict[str, Any], seats_summary: list[dict[str, Any]]) -> dict[str, Any]:
         return board(view, seats_summary)
 
-    def controls(self, legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> list[Any]:
+    def controls(
+        self, legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
+    ) -> list[Any]:
         return move_steps(legal_actions, view)
 
-    def move_groups(self, legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> list[MoveGroup]:
+    def move_groups(
+        self, legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
+    ) -> list[MoveGroup]:
         return move_groups(legal_actions, view)
 
     def chart_value(self, view: dict[str, Any], seat: int) -> int | None:

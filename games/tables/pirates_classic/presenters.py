@@ -14,7 +14,8 @@ from games.tables.base import Move, MoveGroup, colour_name, encode, seat_names
 
 # The stack, option and button shapes are the 2021 table's: one edition's move controls
 # read like the other's.
-from games.tables.pirates.presenters import Choice, Option, Step, pirate_label
+from games.tables.pirates.presenters import ChoiceButton as Choice
+from games.tables.pirates.presenters import Option, Step, pirate_label
 
 KINDS = ("chest", "rum", "candlestick", "dagger")
 KIND_LABELS = {

@@ -1,0 +1,43 @@
+"""Resigning from a running game (issue 17, item 9): the player leaves, a bot plays their seat
+for the rest of the game (as after repeated timeouts), and the log says so."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from games.models import Event, Game, Seat, person_name
+from games.services.append import append_event
+from games.services.errors import Conflict, Forbidden
+from games.services.play import game_seats, lock_game, settle
+from games.services.state import cache_put, load_state
+
+
+def seat_resign(*, game_id: int, user: User) -> Event:
+    """Hand ``user``'s seat in the running game ``game_id`` to a bot, for good."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seats = game_seats(game)
+        seat = next((s for s in seats if s.user_id == user.pk), None)
+        if seat is None:
+            raise Forbidden("You have no seat in this game.")
+        if game.status != Game.Status.ACTIVE:
+            raise Conflict("Only a running game can be left this way; before the start, leave the lobby.")
+        if seat.replaced_by_bot:
+            raise Conflict("A bot plays your seat already.")
+        Seat.objects.filter(pk=seat.pk).update(replaced_by_bot=True)
+        seat.replaced_by_bot = True
+        state = load_state(game)
+        event = append_event(
+            game,
+            kind=Event.Kind.SEAT_TO_BOT,
+            seat=seat.position,
+            payload={"text": f"{person_name(user)} left the game: a bot plays their seat now.",
+                     "seat": seat.position, "reason": "resigned"},
+            actor=f"user:{user.pk}",
+        )
+        # No action: the state after this event is the state before it.
+        cache_put(game, game.seq, state)
+        # Queues the bot's move if the seat is to act now.
+        settle(game, state, seats)
+    return event

@@ -1,0 +1,101 @@
+"""Issue 17, item 7: a new game you invite people to is private unless you say otherwise; its
+creator is emailed when the last seat is taken; it can start by itself when full."""
+
+from __future__ import annotations
+
+import pytest
+from django.core import mail
+from django.test import Client
+from pytest_django.fixtures import Settings as SettingsWrapper
+
+from games import services
+from games.models import Game, Notification
+from tests.web.helpers import make_user
+
+pytestmark = pytest.mark.django_db
+
+FORM = {"title": "", "rules": "pirates", "players": "3", "bot_seats": "0", "bot_kind": "greedy",
+        "move_time": "48h", "timeout_policy": "bot"}
+
+
+@pytest.fixture(autouse=True)
+def _mail(settings: SettingsWrapper) -> None:
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+
+
+def _create(client: Client, **fields: str) -> Game:
+    response = client.post("/games/new/", {**FORM, **fields})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return Game.objects.order_by("-pk").first()  # type: ignore[return-value]
+
+
+def test_issue17_7_inviting_makes_the_game_private_by_default() -> None:
+    client = Client()
+    client.force_login(make_user("anne"))
+    assert 'value="auto" selected' in client.get("/games/new/").content.decode()
+    assert _create(client, title="Friends", invite="bob@example.test").is_public is False
+    assert _create(client, title="Strangers").is_public is True
+    assert _create(client, title="Open", invite="cat@example.test", visibility="public").is_public is True
+    assert _create(client, title="Closed", visibility="private").is_public is False
+
+
+def test_issue17_7_creator_is_emailed_when_the_last_seat_fills() -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import tasks
+    from games.models import Seat
+
+    anne, bob, cat = make_user("anne"), make_user("bob"), make_user("cat")
+    game = services.game_create(creator=anne, rules_id="pirates", players=3, title="Skull Bay")
+    services.seat_join(game_id=game.pk, user=bob)
+    assert tasks.seats_filled_emails() == 0  # a seat is still free
+    services.seat_join(game_id=game.pk, user=cat)
+    # Not at once: a creator at the lobby usually starts the game right away.
+    assert tasks.seats_filled_emails() == 0
+    Seat.objects.filter(game=game).update(joined_at=timezone.now() - timedelta(minutes=5))
+    assert tasks.seats_filled_emails() == 1
+    to_anne = [m for m in mail.outbox if m.to == ["anne@example.test"]]
+    assert len(to_anne) == 1 and "Every seat of Skull Bay is taken" in to_anne[0].subject
+    assert Game.objects.get(pk=game.pk).status == Game.Status.LOBBY
+    assert tasks.seats_filled_emails() == 0  # once
+    assert Notification.objects.filter(user=anne, kind=Notification.Kind.SEATS_FILLED).count() == 1
+
+
+def test_issue17_7_no_email_when_the_creator_started_it() -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import tasks
+    from games.models import Seat
+
+    anne, bob, cat = make_user("anne"), make_user("bob"), make_user("cat")
+    game = services.game_create(creator=anne, rules_id="pirates", players=3)
+    services.seat_join(game_id=game.pk, user=bob)
+    services.seat_join(game_id=game.pk, user=cat)
+    services.game_start(game_id=game.pk, by=anne)
+    Seat.objects.filter(game=game).update(joined_at=timezone.now() - timedelta(minutes=5))
+    assert tasks.seats_filled_emails() == 0
+
+
+def test_issue17_7_auto_start_when_full() -> None:
+    from games import tasks
+
+    anne, bob = make_user("anne"), make_user("bob")
+    game = services.game_create(creator=anne, rules_id="pirates", players=3, bot_seats=1, auto_start=True)
+    seat = services.seat_join(game_id=game.pk, user=bob)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert seat.position == game.seats.get(user=bob).position
+    assert tasks.seats_filled_emails() == 1
+    to_anne = [m for m in mail.outbox if m.to == ["anne@example.test"] and "has started" in m.subject]
+    assert len(to_anne) == 1
+
+
+def test_issue17_7_new_game_form_offers_auto_start() -> None:
+    client = Client()
+    client.force_login(make_user("anne"))
+    game = _create(client, title="Quick", auto_start="on")
+    assert game.auto_start is True
