@@ -270,6 +270,9 @@ class Stack:
             OUTBOX_RELAY_SECONDS="1",
             OUTBOX_LEASE_SECONDS="10",
             OUTBOX_REPAIR_AFTER_SECONDS="10",
+            # The turn email waits for a take-back (a minute in production); 2 s keeps that
+            # delayed path under the faults while the promises are checked within the limit.
+            TURN_EMAIL_GRACE_SECONDS="2",
             # Each test starts games of its own; the per-account creation limit is not the point.
             THROTTLE_RATES="game_create=off",
             DB_CONNECT_TIMEOUT="2",

@@ -93,7 +93,8 @@ NEW_GAME = {
     "bot_kind": "greedy",
     "move_time": "48h",
     "timeout_policy": "bot",
-    "is_public": "on",
+    "visibility": "auto",
+    "auto_start": "on",
     "options": "{}",
     "invite": "dora@example.com",
 }
@@ -103,10 +104,17 @@ SIGNUP = {
     "email": "anne@example.com",
     "password1": NEW_PASSWORD,
     "password2": NEW_PASSWORD,
+    "timezone": "Europe/Berlin",
     "next": "/games/",
 }
 LOG_IN = {"username": "anne", "password": PASSWORD, "next": "/games/"}
-PROFILE = {"display_name": "Anne", "notify": "each_turn", "timezone": "UTC", "away_until": ""}
+PROFILE = {
+    "display_name": "Anne",
+    "notify": "each_turn",
+    "confirm_moves": "on",
+    "timezone": "UTC",
+    "away_until": "",
+}
 CHANGE = {"old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}
 TARGETS = (
     Target("GET", "/"),
@@ -131,11 +139,15 @@ TARGETS = (
     Target("POST", "/accounts/profile/", PROFILE),
     Target("POST", "/accounts/logout/"),
     Target("GET", "/games/"),
+    Target("GET", "/games/live/", {"v": "3"}),
     Target("GET", "/games/new/"),
     Target("POST", "/games/new/", NEW_GAME),
     Target("GET", "/games/{game}/"),
     Target("GET", "/games/{game}/live/", {"v": "1.active.3.3"}),
     Target("POST", "/games/{game}/act/", {"action": '{"type": "pass"}', "expected_seq": "4", "key": "k-1"}),
+    Target("POST", "/games/{game}/take-back/", {"expected_seq": "4"}),
+    Target("POST", "/games/{game}/chat/", {"text": "Ahoy, Tortuga!"}),
+    Target("POST", "/games/{game}/resign/"),
     Target("GET", "/games/{game}/replay/", {"seq": "2"}),
     Target("GET", "/games/{game}/replay/{seq}/"),
     Target("POST", "/games/{lobby}/join/"),

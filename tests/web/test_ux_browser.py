@@ -168,6 +168,7 @@ def test_issue17_replay_move_list_and_legend_follow_the_cursor(
     finished: Game = finished_and_running["finished"]
     context = browser.new_context(viewport=WIDE)
     page = console.watch(context.new_page())
+    login(page, base, "bob")  # the game fixes its deal, so it is private: a player watches
     page.goto(f"{base}/games/{finished.pk}/replay/")
     page.wait_for_selector("#replay-frame .frame[data-seq='1']")
     series = json.loads(page.inner_text("#chart-series") or page.eval_on_selector(
