@@ -13,6 +13,7 @@ import warnings
 from datetime import timedelta
 from email.utils import parseaddr
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from celery.schedules import crontab
@@ -423,30 +424,21 @@ OUTBOX_REPAIR_AFTER_SECONDS = env_int("OUTBOX_REPAIR_AFTER_SECONDS", 60)
 OUTBOX_KEEP_DAYS = env_int("OUTBOX_KEEP_DAYS", 14)
 # The daily digest goes out at this hour (UTC).
 DIGEST_HOUR_UTC = env_int("DIGEST_HOUR_UTC", 7)
-# Periodic messages expire after one interval (10 s at least): a backlog built while no worker
-# ran is not worked through one by one when it comes back (the next one does the same work).
+
+
+def _every(task: str, seconds: int) -> dict[str, Any]:
+    # Periodic messages expire after one interval (10 s at least): a backlog built while no
+    # worker ran is not worked through one by one when it comes back (the next one does the
+    # same work).
+    return {"task": task, "schedule": timedelta(seconds=seconds), "options": {"expires": max(seconds, 10)}}
+
+
 CELERY_BEAT_SCHEDULE = {
-    "sweep": {
-        "task": "games.sweep",
-        "schedule": timedelta(seconds=SWEEP_INTERVAL_SECONDS),
-        "options": {"expires": max(SWEEP_INTERVAL_SECONDS, 10)},
-    },
-    "outbox-relay": {
-        "task": "games.relay",
-        "schedule": timedelta(seconds=OUTBOX_RELAY_SECONDS),
-        "options": {"expires": max(OUTBOX_RELAY_SECONDS, 10)},
-    },
+    "sweep": _every("games.sweep", SWEEP_INTERVAL_SECONDS),
+    "outbox-relay": _every("games.relay", OUTBOX_RELAY_SECONDS),
     # Issue 17: the creator of a game whose last seat was taken, if they have not started it.
-    "seats-filled-emails": {
-        "task": "games.seats_filled_emails",
-        "schedule": timedelta(seconds=SWEEP_INTERVAL_SECONDS),
-        "options": {"expires": max(SWEEP_INTERVAL_SECONDS, 10)},
-    },
+    "seats-filled-emails": _every("games.seats_filled_emails", SWEEP_INTERVAL_SECONDS),
     # Issue 17: turn emails for players who were at the table when their turn came and left.
-    "turn-emails-for-leavers": {
-        "task": "games.turn_emails_for_leavers",
-        "schedule": timedelta(seconds=SWEEP_INTERVAL_SECONDS),
-        "options": {"expires": max(SWEEP_INTERVAL_SECONDS, 10)},
-    },
+    "turn-emails-for-leavers": _every("games.turn_emails_for_leavers", SWEEP_INTERVAL_SECONDS),
     "daily-digest": {"task": "games.daily_digest", "schedule": crontab(minute=0, hour=DIGEST_HOUR_UTC)},
 }

@@ -95,6 +95,20 @@ def record(
     return event, new_state
 
 
+def lock_own_seat(game_id: object, user: User) -> tuple[Game, list[Seat], Seat]:
+    """Lock ``game_id`` and return it with its seats and ``user``'s own seat. Someone without a
+    seat gets NotFound for a private game (it does not exist for those outside it) and
+    Forbidden for a public one. Caller must be inside ``transaction.atomic``."""
+    game = lock_game(game_id)
+    seats = game_seats(game)
+    seat = next((s for s in seats if s.user_id == user.pk), None)
+    if seat is None:
+        if not game.is_public:
+            raise NotFound(f"No game with id {game_id}.")
+        raise Forbidden("You have no seat in this game.")
+    return game, seats, seat
+
+
 def game_seats(game: Game) -> list[Seat]:
     """Every seat of ``game`` with its player and their time away: one query for all a move needs."""
     return rows.seat_rows(game)
@@ -227,14 +241,8 @@ def _submit(
     game_id: int, user: User, action: dict[str, Any], expected_seq: int, idempotency_key: str, actor: str
 ) -> Submitted:
     with transaction.atomic():
-        game = lock_game(game_id)
-        seats = game_seats(game)
         # The seat first: someone without one learns nothing, not even which keys were used.
-        seat = next((s for s in seats if s.user_id == user.pk), None)
-        if seat is None:
-            if not game.is_public:  # a private game does not exist for those outside it
-                raise NotFound(f"No game with id {game_id}.")
-            raise Forbidden("You have no seat in this game.")
+        game, seats, seat = lock_own_seat(game_id, user)
         if game.status != Game.Status.ACTIVE:
             raise Conflict(f"The game is not running (it is {game.get_status_display().lower()}).")
         if seat.replaced_by_bot:

@@ -8,19 +8,15 @@ from django.db import transaction
 
 from games.models import Event, Game, Seat, person_name
 from games.services.append import append_event
-from games.services.errors import Conflict, Forbidden
-from games.services.play import game_seats, lock_game, settle
+from games.services.errors import Conflict
+from games.services.play import lock_own_seat, settle
 from games.services.state import cache_put, load_state
 
 
 def seat_resign(*, game_id: int, user: User) -> Event:
     """Hand ``user``'s seat in the running game ``game_id`` to a bot, for good."""
     with transaction.atomic():
-        game = lock_game(game_id)
-        seats = game_seats(game)
-        seat = next((s for s in seats if s.user_id == user.pk), None)
-        if seat is None:
-            raise Forbidden("You have no seat in this game.")
+        game, seats, seat = lock_own_seat(game_id, user)
         if game.status != Game.Status.ACTIVE:
             raise Conflict("Only a running game can be left this way; before the start, leave the lobby.")
         if seat.replaced_by_bot:

@@ -26,8 +26,8 @@ from django.db import transaction
 
 from games.models import Event, Game, Seat
 from games.services.append import append_event
-from games.services.errors import Conflict, Forbidden, StaleSeq
-from games.services.play import game_seats, lock_game, settle
+from games.services.errors import Conflict, StaleSeq
+from games.services.play import lock_own_seat, settle
 from games.services.state import cache_put, load_state, rules_for
 
 SECRET_PAYLOAD_KEYS = ("private", "public_action", "full_text")
@@ -74,11 +74,7 @@ def move_take_back(*, game_id: int, user: User, expected_seq: object) -> Event:
     """Take back ``user``'s last move in ``game_id``. ``expected_seq`` is the seq of that move
     as the player saw it: if anyone acted since, nothing happens (StaleSeq)."""
     with transaction.atomic():
-        game = lock_game(game_id)
-        seats = game_seats(game)
-        seat = next((s for s in seats if s.user_id == user.pk), None)
-        if seat is None:
-            raise Forbidden("You have no seat in this game.")
+        game, seats, seat = lock_own_seat(game_id, user)
         if expected_seq != game.seq:
             raise StaleSeq(
                 "The game has moved on since your move: it can no longer be taken back.", current_seq=game.seq

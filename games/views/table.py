@@ -155,6 +155,7 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def game_take_back(request: HttpRequest, game_id: int) -> HttpResponse:
     """Take back the player's own last move, until the next player acts (issue 17)."""
+    _game_or_404(game_id, request)  # a private game does not exist for those outside it
     target = reverse("game", args=[game_id])
     try:
         expected_seq = int(request.POST.get("expected_seq", ""))
@@ -186,6 +187,7 @@ def game_chat(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def game_resign(request: HttpRequest, game_id: int) -> HttpResponse:
     """Leave a running game: a bot takes the seat for the rest of it (issue 17)."""
+    _game_or_404(game_id, request)
     try:
         services.seat_resign(game_id=game_id, user=current_user(request))
     except services.ServiceError as exc:

@@ -13,15 +13,9 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 from games import services
 from games.emails import send_turn_emails
 from games.models import ChatMessage, Event, Game, PlayerProfile, Seat
-from tests.web.helpers import PASSWORD, make_user, started_game
+from tests.web.helpers import PASSWORD, logged_in, make_user, started_game
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_issue17_9_chat_at_the_table_and_in_the_turn_email(settings: SettingsWrapper) -> None:
@@ -29,19 +23,19 @@ def test_issue17_9_chat_at_the_table_and_in_the_turn_email(settings: SettingsWra
     users = [make_user(n) for n in ("anne", "bob", "cat")]
     PlayerProfile.objects.create(user=users[1], display_name="Bonny Bob")
     game = started_game(users)
-    bob = _client(users[1])
+    bob = logged_in(users[1])
     before = bob.get(f"/games/{game.pk}/live/?v=x").content.decode()
     version = before.split('data-version="', 1)[1].split('"', 1)[0]
     response = bob.post(f"/games/{game.pk}/chat/", {"text": "  Arr,   mind the   monster!  "})
     assert response.status_code == 302
     assert ChatMessage.objects.get(game=game).text == "Arr, mind the monster!"
     # The table's live version changes, so every open table shows the new line.
-    fresh = _client(users[2]).get(f"/games/{game.pk}/live/?v={version}")
+    fresh = logged_in(users[2]).get(f"/games/{game.pk}/live/?v={version}")
     assert fresh.status_code == 200
     page = fresh.content.decode()
     assert "Table talk" in page and "Bonny Bob" in page and "Arr, mind the monster!" in page
     # A stranger cannot talk at the table.
-    stranger = _client(make_user("dan"))
+    stranger = logged_in(make_user("dan"))
     stranger.post(f"/games/{game.pk}/chat/", {"text": "hello"})
     assert ChatMessage.objects.filter(game=game).count() == 1
     # The turn email to the player to move carries the table talk since their last move.
@@ -59,7 +53,7 @@ def test_issue17_9_resigning_hands_the_seat_to_a_bot(
     settings.BOT_MOVE_DELAY_SECONDS = 0
     users = [make_user(n) for n in ("anne", "bob", "cat")]
     game = started_game(users)
-    anne = _client(users[0])
+    anne = logged_in(users[0])
     assert 'id="resign"' in anne.get(f"/games/{game.pk}/").content.decode()
     with django_capture_on_commit_callbacks(execute=True):
         response = anne.post(f"/games/{game.pk}/resign/")
@@ -103,7 +97,7 @@ def test_issue17_8_signup_guesses_the_zone_and_pages_show_local_times() -> None:
 
 
 def test_issue17_8_profile_offers_common_zones_first() -> None:
-    page = _client(make_user("anne")).get("/accounts/profile/").content.decode()
+    page = logged_in(make_user("anne")).get("/accounts/profile/").content.decode()
     common = page.index('<optgroup label="Common time zones">')
     everything = page.index('<optgroup label="All time zones">')
     assert common < page.index('value="Europe/London"') < everything
@@ -116,3 +110,26 @@ def test_issue17_9_chat_is_not_in_the_log_or_the_replay() -> None:
     seq = Game.objects.get(pk=game.pk).seq
     services.chat_post(game=game, user=users[1], text="hello")
     assert Game.objects.get(pk=game.pk).seq == seq
+
+
+@pytest.mark.parametrize("path", ["take-back", "resign", "chat"])
+def test_issue17_9_a_private_game_does_not_exist_for_an_outsider_posting_to_it(path: str) -> None:
+    """Take-back, resign and table talk answer someone outside a private game as they answer an
+    unknown id (404), and change nothing; the services say "no such game" too, not "no seat"."""
+    users = [make_user(n) for n in ("anne", "bob", "cat")]
+    game = started_game(users)
+    outsider = make_user("dan")
+    client = logged_in(outsider)
+    events = Event.objects.filter(game=game).count()
+    data = {"expected_seq": str(game.seq), "text": "ahoy"}
+    private = client.post(f"/games/{game.pk}/{path}/", data)
+    unknown = client.post(f"/games/{game.pk + 1000}/{path}/", data)
+    assert private.status_code == unknown.status_code == 404
+    assert Event.objects.filter(game=game).count() == events and not ChatMessage.objects.exists()
+    assert not Seat.objects.filter(game=game, replaced_by_bot=True).exists()
+    for call in (
+        lambda: services.seat_resign(game_id=game.pk, user=outsider),
+        lambda: services.move_take_back(game_id=game.pk, user=outsider, expected_seq=game.seq),
+    ):
+        with pytest.raises(services.NotFound):
+            call()

@@ -22,7 +22,7 @@ from games import selectors, services
 from games.models import Event, Game, PlayerProfile, Snapshot
 from games.services.state import cache_clear, load_state, replay_from_start, rules_for
 from games.tables import table_for
-from tests.web.helpers import make_user, started_game
+from tests.web.helpers import logged_in, make_user, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -41,12 +41,7 @@ def _forms(page: str) -> list[tuple[str, str, dict[str, Any]]]:
 def trio() -> tuple[Game, list[Any], list[Client]]:
     users = [make_user(n) for n in ("anne", "bob", "cat")]
     game = started_game(users)
-    clients = []
-    for user in users:
-        client = Client()
-        client.force_login(user)
-        clients.append(client)
-    return game, users, clients
+    return game, users, [logged_in(user) for user in users]
 
 
 def _to_act(game: Game, users: list[Any]) -> int:

@@ -18,7 +18,7 @@ from engine.bots import choose_action
 from games import presence, services, tasks
 from games.models import Game, Notification, PlayerProfile, Seat
 from games.services.state import load_state, rules_for
-from tests.web.helpers import make_user, started_game
+from tests.web.helpers import logged_in, make_user, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -30,12 +30,7 @@ def _mail(settings: SettingsWrapper) -> None:
 
 
 def _clients(users: list[Any]) -> list[Client]:
-    clients = []
-    for user in users:
-        client = Client()
-        client.force_login(user)
-        clients.append(client)
-    return clients
+    return [logged_in(user) for user in users]
 
 
 def _title(page: str) -> str:

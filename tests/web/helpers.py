@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.test import Client
 
 from games import services
 from games.models import Game
@@ -14,6 +15,13 @@ PASSWORD = "sea-shanty-42"
 
 def make_user(name: str) -> User:
     return User.objects.create_user(name, f"{name}@example.test", PASSWORD)
+
+
+def logged_in(user: User) -> Client:
+    """A test client logged in as ``user``."""
+    client = Client()
+    client.force_login(user)
+    return client
 
 
 def started_game(players: list[User], **options: Any) -> Game:

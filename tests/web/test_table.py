@@ -12,7 +12,7 @@ from django.test import Client
 
 from games import selectors
 from games.models import Event, Game
-from tests.web.helpers import make_user, started_game
+from tests.web.helpers import logged_in, make_user, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -31,12 +31,7 @@ def _messages(response: object) -> list[str]:
 def trio() -> tuple[Game, list[Client]]:
     users = [make_user(n) for n in ("anne", "bob", "cat")]
     game = started_game(users)
-    clients = []
-    for user in users:
-        client = Client()
-        client.force_login(user)
-        clients.append(client)
-    return game, clients
+    return game, [logged_in(user) for user in users]
 
 
 def test_table_shows_board_and_only_legal_actions(trio: tuple[Game, list[Client]]) -> None:
