@@ -10,6 +10,7 @@ from typing import Any
 import engine.libertalia
 from games.tables.base import MoveGroup, Table
 from games.tables.libertalia.presenters import action_label, board, decision, move_groups
+from games.tables.libertalia.preview import preview
 
 
 class LibertaliaTable(Table):
@@ -30,15 +31,23 @@ class LibertaliaTable(Table):
         self, legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
     ) -> list[Any]:
         # One decision at a time: the Sunrise card or one character's question.
-        return [decision(legal_actions, view)] if legal_actions else []
+        return [decision(legal_actions, view, previews)] if legal_actions else []
 
     def move_groups(
         self, legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
     ) -> list[MoveGroup]:
-        return move_groups(legal_actions, view)
+        return move_groups(legal_actions, view, previews)
 
     def action_label(self, action: dict[str, Any], view: dict[str, Any]) -> str:
         return action_label(action, view)
+
+    def preview(
+        self, action: dict[str, Any], view: dict[str, Any], *, rules: Any, state: Any, seat: int
+    ) -> str:
+        # Read from the public table and the mover's own hand and graveyard only (see preview.py).
+        return preview(state, seat, action) or super().preview(
+            action, view, rules=rules, state=state, seat=seat
+        )
 
     def chart_value(self, view: dict[str, Any], seat: int) -> int | None:
         # The score counts the fortunes of the campaigns ended so far (L-END-4).

@@ -266,6 +266,8 @@ class Choice:
     action: str
     index: int
     card: dict[str, Any] | None = None
+    # What the choice will do (the table's ``preview``), said before it is made.
+    preview: str = ""
 
 
 @dataclass
@@ -293,7 +295,9 @@ class Decision:
         return [choice for group in self.groups for choice in group.choices]
 
 
-def decision(legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> Decision:
+def decision(
+    legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
+) -> Decision:
     words = Words(view)
     prompt = view.get("prompt") or {}
     kind = str(prompt.get("decision") or (legal_actions[0].get("type") if legal_actions else ""))
@@ -314,7 +318,9 @@ def decision(legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> Decis
             key = str(seat)
             label = "Your den" if view.get("viewer") == seat else f"{words.seat(seat)}'s den"
         group = groups.setdefault(key, ChoiceGroup(label=label, colour=words.colour(int(key)) if key else ""))
-        group.choices.append(Choice(action_label(action, view), encode(action), index, card))
+        label = action_label(action, view)
+        preview = previews[index] if previews and previews[index] != label else ""
+        group.choices.append(Choice(label, encode(action), index, card, preview))
     character = prompt.get("character")
     return Decision(
         kind=kind,
@@ -326,11 +332,13 @@ def decision(legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> Decis
     )
 
 
-def move_groups(legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> list[MoveGroup]:
+def move_groups(
+    legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
+) -> list[MoveGroup]:
     """The decision as one group of moves (for places without the table, such as emails)."""
     if not legal_actions:
         return []
-    owed = decision(legal_actions, view)
+    owed = decision(legal_actions, view, previews)
     group = MoveGroup(key=owed.kind, label=owed.title, hint=owed.question)
-    group.moves = [Move(c.label, c.action, c.index) for c in owed.choices]
+    group.moves = [Move(c.label, c.action, c.index, c.preview or c.label) for c in owed.choices]
     return [group]
