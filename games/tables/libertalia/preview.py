@@ -281,7 +281,8 @@ def forecast(state: LibertaliaState, seat: int, action: dict[str, Any]) -> Forec
         text = (f"You discard a treasure map to gain {night.WAITRESS_GAIN}: doubloons {money} → "
                 f"{money + night.WAITRESS_GAIN}, treasure maps {maps} → {maps - 1}.")
     else:
-        text = (f"You keep your {w.token(MAP, maps)} (every {state.chars.map_set_size} make a set worth "
+        yours = "your treasure map" if maps == 1 else f"your {w.token(MAP, maps)}"
+        text = (f"You keep {yours} (every {state.chars.map_set_size} make a set worth "
                 f"{state.chars.map_set_value} at the End); doubloons stay {money}.")
     if later:
         text += f" Then your Barkeep gains {later}: {after} → {after + later} doubloons."
