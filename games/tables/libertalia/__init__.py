@@ -9,6 +9,7 @@ from typing import Any
 
 import engine.libertalia
 from games.tables.base import MoveGroup, Table
+from games.tables.libertalia.how_to_play import how_to_play
 from games.tables.libertalia.presenters import action_label, board, decision, move_groups
 from games.tables.libertalia.preview import preview
 
@@ -23,6 +24,11 @@ class LibertaliaTable(Table):
     chart_unit = "points"
     # The rules as the engine implements them, with every clarification.
     rules_doc = Path(engine.libertalia.__file__).resolve().parent / "rules.md"
+    # Players read this instead (issue 17): the specification stays in the repository.
+    how_to_play_template = "tables/libertalia/how_to_play.html"
+
+    def how_to_play(self) -> dict[str, Any]:
+        return how_to_play()
 
     def board(self, view: dict[str, Any], seats_summary: list[dict[str, Any]]) -> dict[str, Any]:
         return board(view, seats_summary)
