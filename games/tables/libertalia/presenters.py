@@ -43,6 +43,16 @@ DECISION_TITLES = {
     "saber": "Saber",
     "waitress": "Waitress",
 }
+# What each booty token does, for the table's tooltips (values: the How to play page).
+TOKEN_TITLES = {
+    "chest": "adds its value to your fortune at the end of the campaign",
+    "jewel": "adds its value to your fortune at the end of the campaign",
+    "goods": "adds its value to your fortune at the end of the campaign",
+    "officer": "the character that takes it is discarded instead of entering the den; worth nothing",
+    "saber": "whoever takes it discards a character from a neighbour's den; worth nothing",
+    "map": "a set of treasure maps is worth a bonus at the end of the campaign",
+    "relic": "costs its value from your fortune at the end of the campaign",
+}
 GAIN_FOR = dict(OFFERS)  # tokens sold -> doubloons gained (L-CHAR-21)
 
 
@@ -104,7 +114,12 @@ class Words:
 
     def tokens(self, booty: dict[str, int]) -> list[dict[str, Any]]:
         return [
-            {"kind": kind, "name": _plural(self.booty(kind), count), "count": count}
+            {
+                "kind": kind,
+                "name": _plural(self.booty(kind), count),
+                "count": count,
+                "title": f"{self.booty(kind).capitalize()}: {TOKEN_TITLES.get(kind, '')}",
+            }
             for kind, count in booty.items()
             if count
         ]
