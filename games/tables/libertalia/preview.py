@@ -267,7 +267,7 @@ def forecast(state: LibertaliaState, seat: int, action: dict[str, Any]) -> Forec
         gain = dict(OFFERS)[move.number]
         left = held[move.booty] - move.number
         value = state.chars.booty_value[move.booty]
-        worth = f" (each worth {value:+d} at the End)" if value else ""
+        worth = _worth(value, " (each {} at the End)")
         text = (f"You discard {w.token(move.booty, move.number)}{worth} back to the bag and gain "
                 f"{_doubloons(gain)}: doubloons {money} → {money + gain}, {w.token(move.booty, left)} left.")
         return Forecast(text, {("doubloons", seat): money + gain, ("booty", seat, move.booty): left})
@@ -290,6 +290,13 @@ def forecast(state: LibertaliaState, seat: int, action: dict[str, Any]) -> Forec
     return Forecast(text, claims)
 
 
+def _worth(value: int, sentence: str) -> str:
+    """A token's value at the End in words: "worth 5", "costs 3"; "" for none."""
+    if not value:
+        return ""
+    return sentence.format(f"worth {value}" if value > 0 else f"costs {-value}")
+
+
 def _rest_of_night(state: LibertaliaState, seat: int) -> int:
     """The doubloons the characters ranked below the Waitress gain afterwards this Night:
     of those, only the Barkeep has a Night effect."""
@@ -309,7 +316,7 @@ def _take(state: LibertaliaState, seat: int, kind: int, w: _Words) -> Forecast:
         size = state.chars.map_set_size
         parts.append(f"every {size} treasure maps make a set worth {state.chars.map_set_value} at the End")
     elif value:
-        parts.append(f"each is worth {value:+d} at the End of the campaign")
+        parts.append(_worth(value, "each {} at the End of the campaign"))
     claims: dict[Claim, Any] = {("booty", seat, kind): have + 1, ("space", kind): space[kind]}
     officer = state.officer or kind == OFFICER
     if kind == SABER:
