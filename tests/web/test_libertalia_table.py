@@ -25,7 +25,7 @@ from tests.web.libertalia_support import DEAL3, PICKS3, libertalia_game, play, s
 pytestmark = pytest.mark.django_db
 
 BUTTON_RE = re.compile(r'<button class="button move secondary lib-choice[^"]*" type="submit" name="action" '
-                       r'value="([^"]+)">\s*<span class="lib-choice-label">([^<]+)</span>')
+                       r'value="([^"]+)"[^>]*>\s*<span class="lib-choice-label">([^<]+)</span>')
 # The words each decision's buttons use (the rule set's own: character, booty, den).
 LABELS = {
     "play": r"^Play the [A-Z][\w' ]+ \(\d+\)$",

@@ -9,7 +9,9 @@ from typing import Any
 
 import engine.libertalia
 from games.tables.base import MoveGroup, Table
+from games.tables.libertalia.how_to_play import how_to_play
 from games.tables.libertalia.presenters import action_label, board, decision, move_groups
+from games.tables.libertalia.preview import preview
 
 
 class LibertaliaTable(Table):
@@ -22,6 +24,11 @@ class LibertaliaTable(Table):
     chart_unit = "points"
     # The rules as the engine implements them, with every clarification.
     rules_doc = Path(engine.libertalia.__file__).resolve().parent / "rules.md"
+    # Players read this instead (issue 17): the specification stays in the repository.
+    how_to_play_template = "tables/libertalia/how_to_play.html"
+
+    def how_to_play(self) -> dict[str, Any]:
+        return how_to_play()
 
     def board(self, view: dict[str, Any], seats_summary: list[dict[str, Any]]) -> dict[str, Any]:
         return board(view, seats_summary)
@@ -30,15 +37,23 @@ class LibertaliaTable(Table):
         self, legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
     ) -> list[Any]:
         # One decision at a time: the Sunrise card or one character's question.
-        return [decision(legal_actions, view)] if legal_actions else []
+        return [decision(legal_actions, view, previews)] if legal_actions else []
 
     def move_groups(
         self, legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
     ) -> list[MoveGroup]:
-        return move_groups(legal_actions, view)
+        return move_groups(legal_actions, view, previews)
 
     def action_label(self, action: dict[str, Any], view: dict[str, Any]) -> str:
         return action_label(action, view)
+
+    def preview(
+        self, action: dict[str, Any], view: dict[str, Any], *, rules: Any, state: Any, seat: int
+    ) -> str:
+        # Read from the public table and the mover's own hand and graveyard only (see preview.py).
+        return preview(state, seat, action) or super().preview(
+            action, view, rules=rules, state=state, seat=seat
+        )
 
     def chart_value(self, view: dict[str, Any], seat: int) -> int | None:
         # The score counts the fortunes of the campaigns ended so far (L-END-4).

@@ -43,6 +43,16 @@ DECISION_TITLES = {
     "saber": "Saber",
     "waitress": "Waitress",
 }
+# What each booty token does, for the table's tooltips (values: the How to play page).
+TOKEN_TITLES = {
+    "chest": "adds its value to your fortune at the end of the campaign",
+    "jewel": "adds its value to your fortune at the end of the campaign",
+    "goods": "adds its value to your fortune at the end of the campaign",
+    "officer": "the character that takes it is discarded instead of entering the den; worth nothing",
+    "saber": "whoever takes it discards a character from a neighbour's den; worth nothing",
+    "map": "a set of treasure maps is worth a bonus at the end of the campaign",
+    "relic": "costs its value from your fortune at the end of the campaign",
+}
 GAIN_FOR = dict(OFFERS)  # tokens sold -> doubloons gained (L-CHAR-21)
 
 
@@ -104,7 +114,12 @@ class Words:
 
     def tokens(self, booty: dict[str, int]) -> list[dict[str, Any]]:
         return [
-            {"kind": kind, "name": _plural(self.booty(kind), count), "count": count}
+            {
+                "kind": kind,
+                "name": _plural(self.booty(kind), count),
+                "count": count,
+                "title": f"{self.booty(kind).capitalize()}: {TOKEN_TITLES.get(kind, '')}",
+            }
             for kind, count in booty.items()
             if count
         ]
@@ -266,6 +281,8 @@ class Choice:
     action: str
     index: int
     card: dict[str, Any] | None = None
+    # What the choice will do (the table's ``preview``), said before it is made.
+    preview: str = ""
 
 
 @dataclass
@@ -293,7 +310,9 @@ class Decision:
         return [choice for group in self.groups for choice in group.choices]
 
 
-def decision(legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> Decision:
+def decision(
+    legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
+) -> Decision:
     words = Words(view)
     prompt = view.get("prompt") or {}
     kind = str(prompt.get("decision") or (legal_actions[0].get("type") if legal_actions else ""))
@@ -314,7 +333,9 @@ def decision(legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> Decis
             key = str(seat)
             label = "Your den" if view.get("viewer") == seat else f"{words.seat(seat)}'s den"
         group = groups.setdefault(key, ChoiceGroup(label=label, colour=words.colour(int(key)) if key else ""))
-        group.choices.append(Choice(action_label(action, view), encode(action), index, card))
+        label = action_label(action, view)
+        preview = previews[index] if previews and previews[index] != label else ""
+        group.choices.append(Choice(label, encode(action), index, card, preview))
     character = prompt.get("character")
     return Decision(
         kind=kind,
@@ -326,11 +347,13 @@ def decision(legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> Decis
     )
 
 
-def move_groups(legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> list[MoveGroup]:
+def move_groups(
+    legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
+) -> list[MoveGroup]:
     """The decision as one group of moves (for places without the table, such as emails)."""
     if not legal_actions:
         return []
-    owed = decision(legal_actions, view)
+    owed = decision(legal_actions, view, previews)
     group = MoveGroup(key=owed.kind, label=owed.title, hint=owed.question)
-    group.moves = [Move(c.label, c.action, c.index) for c in owed.choices]
+    group.moves = [Move(c.label, c.action, c.index, c.preview or c.label) for c in owed.choices]
     return [group]
