@@ -47,11 +47,6 @@ def _and(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def _plural(kind: int, count: int) -> str:
-    label = kind_label(KINDS[kind])
-    return f"{count} {label}{'' if count == 1 else 's'}"
-
-
 def _face_up(state: ClassicState) -> list[int]:
     return [ship for ship in state.display if ship != EMPTY]
 
@@ -77,9 +72,9 @@ def _standing(booty: list[list[int]], seat: int, kind: int, bonus: int) -> str:
     held = booty[seat][kind]
     best = max((hoard[kind] for s, hoard in enumerate(booty) if s != seat), default=0)
     if held > best:
-        return f"the most of anyone (the bonus is {bonus})"
+        return f"the most of anyone, bonus {bonus}"
     if held == best:
-        return f"tied for the most (they share the bonus of {bonus})"
+        return f"tied for the most, bonus {bonus} shared"
     return "not the most"
 
 
@@ -122,9 +117,12 @@ def _move(state: ClassicState, seat: int, move: MoveStack) -> str:
         least = min(ship_set.min_crew[ship] for ship in _face_up(state))
         parts.append(f"too small for every ship on display (the smallest crew is {least})")
     rivals = [s for s, n in enumerate(counts) if s != seat and n >= CHALLENGERS]
-    for rival in rivals:
+    if rivals:
+        has = "has" if len(rivals) == 1 else "each have"
+        held = "/".join(sorted({str(counts[s]) for s in rivals}))
         parts.append(
-            f"{seat_name(rival)} has {counts[rival]} pirates in it and may challenge you to board with it"
+            f"{_and([seat_name(s) for s in rivals])} {has} {held} pirates in it "
+            f"and may challenge you to board with it"
         )
     return "; ".join(parts) + "."
 
@@ -146,7 +144,7 @@ def _board(state: ClassicState, seat: int, board: Board) -> str:
     elif outcome.from_supply:
         parts.append(
             f"You gain {ducats(ship_set.ducats[ship])} and owe {ducats(outcome.pay)}, more than you have: "
-            f"the supply pays the other {outcome.from_supply} and your treasury ends at 0 ({have} → 0)"
+            f"the supply pays the other {outcome.from_supply}, so treasury {have} → 0"
         )
     else:
         parts.append(
@@ -167,7 +165,7 @@ def _board(state: ClassicState, seat: int, board: Board) -> str:
         booty[outcome.mate][outcome.mate_kind] += 1
     kind = outcome.captain_kind
     parts.append(
-        f"you take the {kind_label(KINDS[kind])} (then {_plural(kind, booty[seat][kind])}, "
+        f"you take the {kind_label(KINDS[kind])} ({booty[seat][kind]} in all: "
         f"{_standing(booty, seat, kind, ship_set.majority_bonus[kind])})"
     )
     if outcome.mate_kind >= 0:
@@ -222,9 +220,10 @@ def _decline(state: ClassicState, seat: int) -> str:
     others = [(s, c, answer) for s, c, answer in _question(state) if s != seat]
     same_yes = [s for s, c, answer in others if c == mine and answer == CHALLENGED]
     if same_yes:
+        also = " (or another challenged one)" if any(c != mine for _, c, _ in others) else ""
         return (
             f"You do not challenge, but {_and([seat_name(s) for s in same_yes])} already did: "
-            f"{captain} must board with that stack (or another challenged one) anyway."
+            f"{captain} must board with that stack{also} anyway."
         )
     if any(answer == CHALLENGED for _, _, answer in others):
         return f"You do not challenge; {captain} must still board with a stack someone else challenged."
