@@ -186,7 +186,8 @@ def test_issue17_4_the_boarding_that_turns_up_new_ships_names_none_of_them() -> 
     said = preview(state, 0, action)
     after = RULES.apply(state, 0, action)
     assert "3 new ships are turned up" in said and EMPTY not in after.display
-    assert said == preview(_twin(state), 0, action) == preview(state._replace(deck=state.deck[::-1][1:] + state.deck[-1:]), 0, action)
+    rotated = state._replace(deck=state.deck[1:] + state.deck[:1])
+    assert said == preview(_twin(state), 0, action) == preview(rotated, 0, action)
     for ship in state.deck:
         assert state.card_set.name[ship] not in said and state.card_set.ids[ship] not in said
     # 10 + 13 ducats, Blue 3 and Green's "?" (3) paid: 17 left (C-BOARD-3).
@@ -220,11 +221,14 @@ def test_issue17_4_the_table_buttons_and_emails_carry_the_previews() -> None:
         client = Client()
         client.force_login(user)
         clients.append(client)
-    button = re.compile(r'<button [^>]*name="action" value="([^"]+)"[^>]*data-label="([^"]+)" data-preview="([^"]*)"')
+    button = re.compile(
+        r'<button [^>]*name="action" value="([^"]+)"[^>]*data-label="([^"]+)" data-preview="([^"]*)"'
+    )
 
     def offered(seat: int) -> list[tuple[dict[str, Any], str, str]]:
         page = clients[seat].get(f"/games/{game.pk}/").content.decode()
-        return [(json.loads(html.unescape(a)), html.unescape(b), html.unescape(c)) for a, b, c in button.findall(page)]
+        found = button.findall(page)
+        return [(json.loads(html.unescape(a)), html.unescape(b), html.unescape(c)) for a, b, c in found]
 
     first = offered(0)
     assert first and all(label and said.startswith("You control a stack of 2") for _, label, said in first)

@@ -77,7 +77,9 @@ def test_replay_of_unstarted_game_redirects_with_message(client: Client) -> None
     assert b"nothing to replay" in response.content
 
 
-def test_rules_page_renders_markdown_with_clarifications(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_rules_page_renders_markdown_with_clarifications(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A rule set without a players' guide shows its rules document. Every bundled rule set
     now has a "How to play" page (tests/ux/test_how_to_play*.py), so the classic table's guide
     is switched off here to reach the rules document."""

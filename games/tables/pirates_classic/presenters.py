@@ -294,13 +294,15 @@ def move_steps(
             ship, stack = ships.get(action["ship"]), stacks.get(action["party"])
             booty = _booty_label(colours, ship, stack, action.get("booty"))
             label = _board_label(ship, stack, action["ship"])
-            add(action["party"], f"board:{action['ship']}", label, "Board", Choice(booty, encoded, index, said))
+            choice = Choice(booty, encoded, index, said)
+            add(action["party"], f"board:{action['ship']}", label, "Board", choice)
         elif kind == "challenge":  # C-MUT-2
             about = stack_text(colours, stacks.get(action["party"]), action["party"])
             label = f"Challenge {_captain(view)} to board with {about}"
             add(QUESTION, kind, label, "Challenge", Choice("Challenge", encoded, index, said))
         elif kind == "decline":
-            add(QUESTION, kind, "Decline: let the turn go on", "Decline", Choice("Decline", encoded, index, said))
+            label = "Decline: let the turn go on"
+            add(QUESTION, kind, label, "Decline", Choice("Decline", encoded, index, said))
         else:  # skip (C-TURN-1; the service applies it at once), or an action this table predates
             word = kind.capitalize()
             add(kind, encoded, word, word, Choice(word, encoded, index, said))
