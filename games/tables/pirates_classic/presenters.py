@@ -253,9 +253,12 @@ def _question_step(view: dict[str, Any]) -> Step:
     return Step(key=QUESTION, label=label, hint=HINT, pirates=_chips(colours, stack))
 
 
-def move_steps(legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> list[Step]:
+def move_steps(
+    legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
+) -> list[Step]:
     """The controls: the challenge question's answers, or per stack (and single pirate) what
-    it can do, with the booty choice as a third step where a ship shows two kinds."""
+    it can do, with the booty choice as a third step where a ship shows two kinds. Each button
+    carries ``previews[i]`` (what legal action i will do), said before the move is made."""
     colours: list[str] = view["colours"]
     stacks = _stacks(view)
     ships = {ship["id"]: ship for ship in view["display"] if ship is not None}
@@ -281,41 +284,46 @@ def move_steps(legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> lis
     for index, action in enumerate(legal_actions):
         kind = str(action.get("type"))
         encoded = encode(action)
+        said = previews[index] if previews else ""
         if kind == "move":  # C-MOVE-1
             party, onto = action["party"], action["onto"]
             size = sum(stacks[s]["size"] if s in stacks else 1 for s in (party, onto))
             label = f"Onto {stack_text(colours, stacks.get(onto), onto)}: a stack of {size}"
-            add(party, f"move:{onto}", label, "Move", Choice("Move", encoded, index))
+            add(party, f"move:{onto}", label, "Move", Choice("Move", encoded, index, said))
         elif kind == "board":  # C-BOARD-1, C-MUT-3
             ship, stack = ships.get(action["ship"]), stacks.get(action["party"])
             booty = _booty_label(colours, ship, stack, action.get("booty"))
             label = _board_label(ship, stack, action["ship"])
-            add(action["party"], f"board:{action['ship']}", label, "Board", Choice(booty, encoded, index))
+            choice = Choice(booty, encoded, index, said)
+            add(action["party"], f"board:{action['ship']}", label, "Board", choice)
         elif kind == "challenge":  # C-MUT-2
             about = stack_text(colours, stacks.get(action["party"]), action["party"])
             label = f"Challenge {_captain(view)} to board with {about}"
-            add(QUESTION, kind, label, "Challenge", Choice("Challenge", encoded, index))
+            add(QUESTION, kind, label, "Challenge", Choice("Challenge", encoded, index, said))
         elif kind == "decline":
-            add(QUESTION, kind, "Decline: let the turn go on", "Decline", Choice("Decline", encoded, index))
+            label = "Decline: let the turn go on"
+            add(QUESTION, kind, label, "Decline", Choice("Decline", encoded, index, said))
         else:  # skip (C-TURN-1; the service applies it at once), or an action this table predates
             word = kind.capitalize()
-            add(kind, encoded, word, word, Choice(word, encoded, index))
+            add(kind, encoded, word, word, Choice(word, encoded, index, said))
     # The question first, then stacks, biggest first (they can board), then single pirates;
     # the sort is stable, so equal sizes keep the engine's captain-id order.
     return sorted(steps.values(), key=lambda s: (s.key != QUESTION, -len(s.pirates)))
 
 
-def move_groups(legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> list[MoveGroup]:
+def move_groups(
+    legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
+) -> list[MoveGroup]:
     """The controls flattened for places without steps (emails): one group per stack (or the
     question), each move labelled with what it does and, where there is a choice, the booty."""
     groups = []
-    for step in move_steps(legal_actions, view):
+    for step in move_steps(legal_actions, view, previews):
         group = MoveGroup(key=step.key, label=step.label, hint=step.hint)
         for opt in step.options:
             for choice in opt.choices:
                 label = opt.label if len(opt.choices) == 1 else f"{opt.label}: {choice.label}"
                 if opt.group == "Board" and len(opt.choices) == 1:
                     label = f"{opt.label}; {choice.label[0].lower()}{choice.label[1:]}"
-                group.moves.append(Move(label, choice.action, choice.index))
+                group.moves.append(Move(label, choice.action, choice.index, choice.preview or label))
         groups.append(group)
     return groups
