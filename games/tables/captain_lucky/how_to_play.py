@@ -99,34 +99,50 @@ def _example() -> dict[str, Any]:
 def how_to_play() -> dict[str, Any]:
     words = Words({"kinds": kinds_json()})
     colours = list(COLOURS)
-    kinds = []
-    for k, kind in enumerate(DATA["kinds"]):
-        packs = {pack["id"]: pack["cards"][kind["id"]] for pack in DATA["packs"]}
-        kinds.append({
+    # Player counts that play the same cards, as the card list's columns ("2–4", "5–6").
+    ranges: list[dict[str, Any]] = []
+    for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+        if ranges and ranges[-1]["counts"] == composition(n):
+            ranges[-1]["last"] = n
+        else:
+            ranges.append({"first": n, "last": n, "counts": composition(n)})
+    for r in ranges:
+        r["players"] = f"{r['first']}–{r['last']}" if r["last"] > r["first"] else str(r["first"])
+        r["label"] = f"In a game of {r['players']}"
+        r["total"] = sum(r["counts"])
+    packs = [
+        {"id": pack["id"], "players": pack["players"], "total": sum(pack["cards"].values()),
+         "label": f"{pack['id'].capitalize()} pack ({min(pack['players'])}–{max(pack['players'])} players)"}
+        for pack in DATA["packs"]
+    ]
+    kinds = [
+        {
             "id": kind["id"],
             "name": kind["name"],
             "plural": kind["plural"],
-            "packs": [packs[pack["id"]] for pack in DATA["packs"]],
-            "small": composition(MIN_PLAYERS)[k],
-            "large": composition(MAX_PLAYERS)[k],
-        })
-    packs = [
-        {"id": pack["id"], "name": "Base pack" if pack["id"] == "base" else f"{pack['id'].capitalize()} pack",
-         "players": f"{min(pack['players'])}–{max(pack['players'])}", "total": sum(pack["cards"].values())}
-        for pack in DATA["packs"]
+            "cells": [{"label": pack["label"], "count": raw["cards"][kind["id"]]}
+                      for pack, raw in zip(packs, DATA["packs"], strict=True)]
+            + [{"label": r["label"], "count": r["counts"][k]} for r in ranges],
+        }
+        for k, kind in enumerate(DATA["kinds"])
     ]
+    extra_from = min(
+        (min(p["players"]) for p in DATA["packs"] if min(p["players"]) > MIN_PLAYERS), default=None
+    )
     games = [
         {"players": n, "cards": sum(composition(n)), "hands": n * HAND_SIZE,
          "pile": sum(composition(n)) - n * HAND_SIZE - MIDDLE_START}
         for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)
     ]
     dice = [
-        {"dice": n, "odds": 2 ** n, "percent": f"{100 * (HEAD_FACES / DIE_FACES) ** n:.1f}".rstrip("0").rstrip(".")}
+        {"dice": n, "odds": 2 ** n, "percent": f"{100 * (HEAD_FACES / DIE_FACES) ** n:g}"}
         for n in range(1, SET_SIZE + 1)
     ]
     return {
         "kinds": kinds,
         "packs": packs,
+        "ranges": ranges,
+        "extra_from": extra_from,
         "games": games,
         "dice": dice,
         "hand_size": HAND_SIZE,

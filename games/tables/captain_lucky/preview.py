@@ -125,23 +125,32 @@ class _Position:
         return colour_name(self.colours, seat)
 
     def draw_up(self, hand: int, forecast: Forecast) -> str:
-        """K-TURN-1, K-TURN-6: draw back up to five, as many as the pile has; the words, with
-        the last card's consequence (K-END-1)."""
+        """K-TURN-1, K-TURN-6: draw back up to five, as many as the pile has (a sentence)."""
         need = max(HAND_SIZE - hand, 0)
         drawn = min(need, self.pile)
         forecast.hand_after = hand + drawn
         forecast.pile_after = self.pile - drawn
         if need == 0:
-            return "your hand stays at 5 cards"
+            return f"Your hand stays at {HAND_SIZE} cards."
         if self.pile == 0:
-            return f"the pile is empty, so you draw nothing (hand {hand})"
-        text = f"then you draw {_cards(drawn)} unseen from the pile (hand {hand} → {hand + drawn}, pile {self.pile} → {self.pile - drawn})"
+            return f"The pile is empty, so you draw nothing (hand {hand})."
+        text = (f"Then you draw {_cards(drawn)} unseen from the pile "
+                f"(hand {hand} → {hand + drawn}, pile {self.pile} → {self.pile - drawn})")
         if drawn < need:
             text += f": the pile has only {_cards(self.pile)}"
-        if drawn == self.pile:
-            last = self.who(self.players - 1)
-            text += f"; that is the last card, so this round is the last: the game ends after {last}'s turn"
-        return text
+        return text + "."
+
+    def last_card(self, forecast: Forecast) -> str:
+        """K-END-1: the sentence for a draw that empties the pile, or ""."""
+        if self.pile == 0 or forecast.pile_after != 0:
+            return ""
+        return (f"That is the last card, so this round is the last: the game ends after "
+                f"{self.who(self.players - 1)}'s turn.")
+
+    def closes_game(self) -> bool:
+        """K-END-1: the pile is empty and the mover is the last seat of the round, so this
+        turn's steal, won or failed, ends the game."""
+        return self.pile == 0 and self.seat == self.players - 1
 
     def win(self, set_id: str, owner: int | None, target: dict[str, Any], forecast: Forecast) -> str:
         """What an all-heads roll brings (K-TURN-3): the set, the collection after, the points."""
@@ -175,7 +184,9 @@ def _or(options: list[str]) -> str:
     return options[0] if len(options) == 1 else ", ".join(options[:-1]) + " or " + options[-1]
 
 
-def forecast(action: dict[str, Any], view: dict[str, Any], *, seat: int, counters: Counters | None) -> Forecast:
+def forecast(
+    action: dict[str, Any], view: dict[str, Any], *, seat: int, counters: Counters | None
+) -> Forecast:
     """The certain effects of ``action`` (legal for ``seat``) and what the dice decide."""
     pos = _Position(view, seat, counters)
     result = Forecast()
@@ -195,13 +206,15 @@ def forecast(action: dict[str, Any], view: dict[str, Any], *, seat: int, counter
 def _place(pos: _Position, kind: str, count: int, forecast: Forecast) -> None:
     words = pos.words
     middle = list(pos.view.get("middle") or [])
-    forecast.middle_after = pos.counted(
-        _add(middle, "m", pos.counters.middle if pos.counters else None, kind, count), kind)
+    next_middle = pos.counters.middle if pos.counters else None
+    forecast.middle_after = pos.counted(_add(middle, "m", next_middle, kind, count), kind)
     keep = pos.hand.get(kind, 0) - count
     kept = f"you keep {words.count(keep, kind)}" if keep else f"no {words.plural(kind)} left in your hand"
     forecast.parts.append(f"The middle gets {words.count(count, kind)} ({forecast.middle_after}); {kept}.")
-    draw = pos.draw_up(pos.hand_count - count, forecast)
-    forecast.parts.append(draw[0].upper() + draw[1:] + ".")
+    forecast.parts.append(pos.draw_up(pos.hand_count - count, forecast))
+    last = pos.last_card(forecast)
+    if last:
+        forecast.parts.append(last)
     forecast.parts.append("Next you must steal a set.")
 
 
@@ -211,9 +224,14 @@ def _steal(pos: _Position, set_id: str, forecast: Forecast) -> None:
         return
     owner, target = found
     kind, cards = str(target["kind"]), int(target["cards"])
-    forecast.parts.append(f"Then roll {dice_word(cards)}, one per card. All pirate heads ({odds(cards)}): "
-                          + pos.win(set_id, owner, target, forecast) + ".")
+    won = pos.win(set_id, owner, target, forecast)
+    forecast.parts.append(
+        f"Then roll {dice_word(cards)}, one per card. All pirate heads ({odds(cards)}): {won}.")
     forecast.parts.append(pos.choices_after_blank(kind, pos.hand.get(kind, 0)))
+    if pos.closes_game():
+        forecast.game_ends = True
+        forecast.parts.append(
+            "The pile is empty and your turn closes the round: the game ends after this steal.")
 
 
 def _reroll(pos: _Position, *, paid: bool, forecast: Forecast) -> None:
@@ -222,7 +240,8 @@ def _reroll(pos: _Position, *, paid: bool, forecast: Forecast) -> None:
     blanks, cards = int(steal["blanks"]), int(steal["cards"])
     heads = cards - blanks
     held = pos.hand.get(kind, 0)
-    kept = {0: "no pirate head to keep", 1: "the pirate head stays"}.get(heads, f"the {heads} pirate heads stay")
+    kept = {0: "no pirate head to keep", 1: "the pirate head stays"}.get(
+        heads, f"the {heads} pirate heads stay")
     if paid:
         held -= blanks
         forecast.parts.append(
@@ -235,7 +254,8 @@ def _reroll(pos: _Position, *, paid: bool, forecast: Forecast) -> None:
             f"{kept}. The unused bonus's +1 is gone: your points {pos.points} → {pos.points - 1}.")
     found = pos.find_set(set_id)
     owner, target = found if found is not None else (None, {"kind": kind, "cards": cards})
-    forecast.parts.append(f"Then roll: all heads ({odds(blanks)}): " + pos.win(set_id, owner, target, forecast) + ".")
+    won = pos.win(set_id, owner, target, forecast)
+    forecast.parts.append(f"Then roll: all heads ({odds(blanks)}): {won}.")
     options = []
     if held:
         options.append(f"pay again from your {pos.words.count(held, kind)}")
@@ -252,15 +272,15 @@ def _stop(pos: _Position, forecast: Forecast) -> None:
     where = "in the middle" if owner is None else f"with {pos.who(int(owner))}"
     forecast.points_now = pos.points
     forecast.parts.append(f"The steal fails: {set_id} stays {where}; your points stay {pos.points}.")
-    draw = pos.draw_up(pos.hand_count, forecast)
-    # K-END-1: the game ends after the last seat's turn once the pile is empty.
+    forecast.parts.append(pos.draw_up(pos.hand_count, forecast))
+    # K-END-1: once the pile is empty, the game ends after the last seat's turn.
     if forecast.pile_after == 0 and pos.seat == pos.players - 1:
         forecast.game_ends = True
-        draw = draw.split("; that is the last card")[0]
-        forecast.parts.append(draw[0].upper() + draw[1:] + ". The pile is empty and your turn closes the "
-                              "round: the game ends.")
+        forecast.parts.append("The pile is empty and your turn closes the round: the game ends.")
     else:
-        forecast.parts.append(draw[0].upper() + draw[1:] + ".")
+        last = pos.last_card(forecast)
+        if last:
+            forecast.parts.append(last)
 
 
 def preview(action: dict[str, Any], view: dict[str, Any], *, seat: int, state: Any) -> str:
