@@ -29,6 +29,7 @@ from tests.web.helpers import make_user
 
 pytestmark = pytest.mark.django_db
 
+CELL = re.compile(r"<td[^>]*>(.*?)</td>")
 SPEC_MARKERS = re.compile(
     r"K-[A-Z]+-\d|Clarification|must be tests|\{\"type\"|rules\.md|silver_coin|jade_fish"
 )
@@ -64,7 +65,7 @@ def test_issue17_11_every_treasure_kind_with_its_counts_from_the_bundled_data(cl
     body, text = _page(client)
     rows = re.findall(r"<tr><td data-label=\"Treasure\">(.*?)</tr>", body, re.S)
     cells = [
-        [html.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", "<td>" + r)]
+        [html.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in re.findall(CELL, "<td>" + r)]
         for r in rows
     ]
     by_name = {row[0]: row[1:] for row in cells}
@@ -139,7 +140,7 @@ def test_issue17_11_headings_in_order_and_phone_tables(client: Client) -> None:
     skipped level (axe's heading-order); wide tables scroll in a table-wrap or stack on a phone."""
     body, _ = _page(client)
     levels = [int(n) for n in re.findall(r"<h([1-6])[ >]", body)]
-    assert levels.count(1) <= 1 and [n for n in levels if n != 1][0] == 2
+    assert levels.count(1) <= 1 and next(n for n in levels if n != 1) == 2
     assert all(b - a <= 1 for a, b in itertools.pairwise(levels)), levels
     assert body.count('class="table-wrap"') >= 3 and "card-list stack-on-phone" in body
     assert " style=" not in body and "<script>" not in body
