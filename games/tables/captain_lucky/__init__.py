@@ -10,6 +10,8 @@ from typing import Any
 import engine.captain_lucky
 from games.tables.base import MoveGroup, Table
 from games.tables.captain_lucky import presenters
+from games.tables.captain_lucky.how_to_play import how_to_play
+from games.tables.captain_lucky.preview import preview
 
 
 class CaptainLuckyTable(Table):
@@ -22,6 +24,11 @@ class CaptainLuckyTable(Table):
     chart_unit = "points"
     # The rules as the engine implements them, with every clarification.
     rules_doc = Path(engine.captain_lucky.__file__).resolve().parent / "rules.md"
+    # Players read this instead (issue 17): the specification stays in the repository.
+    how_to_play_template = "tables/captain_lucky/how_to_play.html"
+
+    def how_to_play(self) -> dict[str, Any]:
+        return how_to_play()
 
     def board(self, view: dict[str, Any], seats_summary: list[dict[str, Any]]) -> dict[str, Any]:
         return presenters.board(view, seats_summary)
@@ -29,15 +36,24 @@ class CaptainLuckyTable(Table):
     def controls(
         self, legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
     ) -> list[Any]:
-        return presenters.controls(legal_actions, view)
+        return presenters.controls(legal_actions, view, previews)
 
     def move_groups(
         self, legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
     ) -> list[MoveGroup]:
-        return presenters.move_groups(legal_actions, view)
+        return presenters.move_groups(legal_actions, view, previews)
 
     def action_label(self, action: dict[str, Any], view: dict[str, Any]) -> str:
         return presenters.label(action, view)
+
+    def preview(
+        self, action: dict[str, Any], view: dict[str, Any], *, rules: Any, state: Any, seat: int
+    ) -> str:
+        """What the move will do, from the mover's view alone (see preview.py): never by
+        stepping the engine, whose next roll and next cards are secret."""
+        return preview(action, view, seat=seat, state=state) or super().preview(
+            action, view, rules=rules, state=state, seat=seat
+        )
 
     def chart_value(self, view: dict[str, Any], seat: int) -> int | None:
         """K-END-2: the points the seat would score if the game ended now (final scores at the end)."""

@@ -8,6 +8,7 @@ then how many; steal: where the set lies; roll: re-roll, the captain bonus or st
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +16,11 @@ from games.tables.base import Move, MoveGroup, action_label, colour_name, encode
 
 SET_SIZE = 5
 ROLL_KINDS = {"steal": "first roll", "reroll": "re-roll", "captain_bonus": "captain bonus re-roll"}
+ROLL_TITLES = {
+    "steal": "The first roll of a steal: one die per card of the set",
+    "reroll": "A paid re-roll: one card of the set's kind discarded per blank die; the heads stay",
+    "captain_bonus": "The captain bonus: the blank dice re-rolled for free, once per game; the heads stay",
+}
 HEAD = "pirate head"
 BLANK = "blank"
 
@@ -58,7 +64,20 @@ def odds(dice: int) -> str:
 # The board
 
 
-def treasure_set(data: dict[str, Any], words: Words) -> dict[str, Any]:
+def set_title(set_id: str, cards: int, colours: list[str]) -> str:
+    """The tooltip of a set's id: where the set lies and whether it can be stolen (K-SET-3,
+    K-TURN-2)."""
+    match = re.fullmatch(r"p(\d+)s(\d+)", set_id)
+    if match is None:
+        return f"Set {set_id[1:]} of the middle: anyone may try to steal it, whatever its size"
+    owner = colour_name(colours, int(match[1]))
+    where = f"{owner}'s set {match[2]} (p{match[1]} is {owner}, s{match[2]} its set number)"
+    if cards >= SET_SIZE:
+        return f"{where}: complete, it can no longer be stolen"
+    return f"{where}: the other players may try to steal it until it holds {SET_SIZE} cards"
+
+
+def treasure_set(data: dict[str, Any], words: Words, colours: list[str] | None = None) -> dict[str, Any]:
     cards = int(data["cards"])
     return {
         "id": data["id"],
@@ -66,8 +85,10 @@ def treasure_set(data: dict[str, Any], words: Words) -> dict[str, Any]:
         "cards": cards,
         "complete": bool(data["complete"]),
         "text": words.count(cards, data["kind"]),
+        "title": set_title(str(data["id"]), cards, colours or []),
         # Five places a set can hold (K-SET-3), filled or not: how close it is to complete.
         "slots": [index < cards for index in range(SET_SIZE)],
+        "slots_title": f"{cards} of the {SET_SIZE} cards a set can hold",
     }
 
 
@@ -118,6 +139,7 @@ def _roll(view: dict[str, Any], words: Words, names: dict[int, str]) -> dict[str
         "kind": roll["kind"],
         "target": _target(roll["set"], roll["owner"], words.count(int(roll["cards"]), roll["kind"]), colours),
         "by": ROLL_KINDS.get(str(roll["by"]), str(roll["by"])),
+        "by_title": ROLL_TITLES.get(str(roll["by"]), ""),
         "dice": dice,
         "won": bool(roll["won"]),
         "outcome": outcome,
@@ -153,7 +175,7 @@ def _panels(view: dict[str, Any], words: Words, names: dict[int, str]) -> list[d
                 for kind in words.kinds if hand.get(kind["id"], 0)
             ],
             "backs": range(int(seat["hand_count"])),
-            "collection": [treasure_set(s, words) for s in seat.get("collection") or []],
+            "collection": [treasure_set(s, words, colours) for s in seat.get("collection") or []],
             "collected": sum(int(s["cards"]) for s in seat.get("collection") or []),
             "points": seat.get("points"),
             "score": result["scores"][index] if result else None,
@@ -181,7 +203,7 @@ def board(view: dict[str, Any], seats_summary: list[dict[str, Any]]) -> dict[str
     return {
         "view": view,
         "kinds": words.kinds,
-        "middle": [treasure_set(s, words) for s in view.get("middle") or []],
+        "middle": [treasure_set(s, words, colours) for s in view.get("middle") or []],
         "pile_count": view.get("pile_count", 0),
         "card_count": view.get("card_count", 0),
         "last_round": bool(view.get("last_round")),
@@ -213,6 +235,8 @@ class Choice:
     title: str
     action: str
     index: int
+    # What the move will do, said before it is made (the table's ``preview``), or "".
+    preview: str = ""
 
 
 @dataclass
@@ -289,13 +313,16 @@ PHASE_HEADINGS = {
 }
 
 
-def controls(legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> list[ControlGroup]:
+def controls(
+    legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
+) -> list[ControlGroup]:
     table = _Table(view)
     groups: dict[str, ControlGroup] = {}
     for index, action in enumerate(legal_actions):
         kind = str(action.get("type", "move"))
         title = table.label(action)
         encoded = encode(action)
+        said = previews[index] if previews and previews[index] != title else ""
         if kind == "place":
             what = str(action.get("kind"))
             group = groups.get(f"place-{what}") or groups.setdefault(
@@ -303,7 +330,7 @@ def controls(legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> list[
                 ControlGroup(key=f"place-{what}", label=f"Place {table.words.plural(what)}",
                              hint=table.place_hint(what), compact=True, kind=what),
             )
-            group.choices.append(Choice(str(action.get("count")), title, encoded, index))
+            group.choices.append(Choice(str(action.get("count")), title, encoded, index, said))
         elif kind == "steal":
             owner = table.sets.get(str(action.get("set")), (None, {}))[0]
             key = "steal-middle" if owner is None else f"steal-p{owner}"
@@ -311,25 +338,28 @@ def controls(legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> list[
                 f"Steal from {colour_name(table.colours, owner)}'s collection")
             group = groups.get(key) or groups.setdefault(
                 key, ControlGroup(key=key, label=label, hint="one die per card"))
-            group.choices.append(Choice(title, title, encoded, index))
+            group.choices.append(Choice(title, title, encoded, index, said))
         elif kind in ("reroll", "captain_bonus", "stop"):
             blanks = int(table.steal.get("blanks") or 0)
             group = groups.get("roll") or groups.setdefault(
                 "roll", ControlGroup(key="roll", label=f"The dice show {blanks_word(blanks)}"))
-            group.choices.append(Choice(title, title, encoded, index))
+            group.choices.append(Choice(title, title, encoded, index, said))
         else:
             group = groups.setdefault(kind, ControlGroup(key=kind, label=kind.replace("_", " ").capitalize()))
-            group.choices.append(Choice(title, title, encoded, index))
+            group.choices.append(Choice(title, title, encoded, index, said))
     return list(groups.values())
 
 
-def move_groups(legal_actions: list[dict[str, Any]], view: dict[str, Any]) -> list[MoveGroup]:
+def move_groups(
+    legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
+) -> list[MoveGroup]:
     """The controls flattened for places without buttons in rows (emails): every move with
     its whole sentence, numbered in ``legal_actions`` order."""
     return [
         MoveGroup(key=group.key, label=group.label, hint=group.hint,
-                  moves=[Move(choice.title, choice.action, choice.index) for choice in group.choices])
-        for group in controls(legal_actions, view)
+                  moves=[Move(choice.title, choice.action, choice.index, choice.preview or choice.title)
+                         for choice in group.choices])
+        for group in controls(legal_actions, view, previews)
     ]
 
 
