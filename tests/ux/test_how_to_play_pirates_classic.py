@@ -67,11 +67,10 @@ def test_issue17_11_every_ship_and_bonus_of_the_bundled_set_is_listed_with_its_v
 
 
 def test_issue17_11_headings_go_in_order(client: Client) -> None:
-    """The guide starts at h2 (the page's h1, if any, belongs to the base template) and never
-    skips a level."""
+    """The guide's title is the page's one h1, and no heading skips a level."""
     _, raw = _guide_text(client)
     levels = [int(n) for n in re.findall(r"<h([1-6])[\s>]", raw)]
-    assert levels.count(1) <= 1 and levels[levels.count(1)] == 2
+    assert levels.count(1) == 1 and levels[0] == 1
     for before, after in pairwise(levels):
         assert after <= before + 1, levels
 

@@ -259,6 +259,9 @@ def test_issue17_accessibility_no_serious_or_critical_violations(
         "end": f"/games/{data['finished'].pk}/",
         "replay": f"/games/{data['finished'].pk}/replay/",
         "rules": "/rules/pirates/",
+        "rules-classic": "/rules/pirates-classic/",
+        "rules-libertalia": "/rules/libertalia/",
+        "rules-lucky": "/rules/captain-lucky/",
         "rules-index": "/rules/",
     }
     found: dict[str, list[dict[str, Any]]] = {}
