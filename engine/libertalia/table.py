@@ -45,6 +45,23 @@ def plural(name: str, count: int) -> str:
     return name + "s"
 
 
+def booty_words(chars: CharacterSet, kind: int, count: int = 1) -> str:
+    """Booty as the log names it: "a jewel", "goods", "3 chests"."""
+    name = chars.booty_name[kind]
+    if count != 1:
+        return f"{count} {plural(name, count)}"
+    if name.endswith("s"):
+        return name
+    return ("an " if name[0] in "aeiou" else "a ") + name
+
+
+def listing(parts: list[str]) -> str:
+    """ "a, b and c"; "nothing" for no parts."""
+    if not parts:
+        return "nothing"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
 def doubloons(count: int) -> str:
     return f"{count} doubloon" + ("" if count == 1 else "s")
 
@@ -167,18 +184,10 @@ class Table:
         return f"{self.name(seat)}'s {self.chars.name[rank]}"
 
     def token(self, kind: int, count: int = 1) -> str:
-        name = self.chars.booty_name[kind]
-        if count != 1:
-            return f"{count} {plural(name, count)}"
-        if name.endswith("s"):
-            return name
-        return ("an " if name[0] in "aeiou" else "a ") + name
+        return booty_words(self.chars, kind, count)
 
     def tokens(self, counts: list[int] | tuple[int, ...]) -> str:
-        parts = [self.token(k, n) for k, n in enumerate(counts) if n]
-        if not parts:
-            return "nothing"
-        return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+        return listing([self.token(k, n) for k, n in enumerate(counts) if n])
 
     # The order of the ship (L-ORD).
     def key(self, seat: int, rank: int) -> int:

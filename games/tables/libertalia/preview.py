@@ -24,6 +24,7 @@ from engine.libertalia.characters import KINDS, MAP, OFFICER, RELIC, SABER
 from engine.libertalia.dusk import TOKENS_TAKEN
 from engine.libertalia.options import OFFERS, neighbours
 from engine.libertalia.state import LibertaliaState, key, left_of, seat_name
+from engine.libertalia.table import booty_words, listing
 
 # A claim: ("doubloons", seat) -> int, ("booty", seat, kind) -> int, ("space", kind) -> int,
 # ("den", seat) -> ranks, ("graveyard_count", seat) -> int, ("hand_count", seat) -> int,
@@ -69,17 +70,12 @@ class _Words:
 
     def token(self, kind: int, count: int = 1) -> str:
         name = str(self.state.chars.booty_name[kind])
-        if count != 1:
-            return f"{count} {name if name.endswith('s') else name + 's'}"
-        if name.endswith("s"):
+        if count == 1 and name.endswith("s"):  # a count the player can check: "1 goods"
             return f"1 {name}"
-        return ("an " if name[0] in "aeiou" else "a ") + name
+        return booty_words(self.state.chars, kind, count)
 
     def tokens(self, counts: list[int] | tuple[int, ...]) -> str:
-        parts = [self.token(k, n) for k, n in enumerate(counts) if n]
-        if not parts:
-            return "nothing"
-        return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+        return listing([self.token(k, n) for k, n in enumerate(counts) if n])
 
 
 def character_effects(state: LibertaliaState, seat: int, rank: int) -> list[str]:
