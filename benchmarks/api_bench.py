@@ -13,6 +13,7 @@ then with CLIENTS concurrent client threads (keep-alive where gunicorn allows it
    the throughput;
 2. measures POST /api/ping/ (authentication plus one database write) at the same concurrency
    and reports  submit p99 / ping p99  (target ≤ 3), also with the pings of the play phase
+   (phases 1 and 2 run ROUNDS times with fresh games; each ratio is the rounds' median)
    and with the single client's figures;
 3. GETs a long game and a 10-event game alternately and reports  long p99 / short p99
    (target ≤ 1.5). The long game is a 5-player game kept going for LONG_EVENTS events by
@@ -20,7 +21,7 @@ then with CLIENTS concurrent client threads (keep-alive where gunicorn allows it
 
 Everything is bounded in count and time (well under two minutes). Without a PostgreSQL
 DATABASE_URL it prints why and exits 0. Settings: CLIENTS (16), WEB_CONCURRENCY (4),
-MOVES_PER_CLIENT (40), PINGS_PER_CLIENT (40), GETS_PER_CLIENT (40), LONG_EVENTS (500).
+MOVES_PER_CLIENT (40), PINGS_PER_CLIENT (40), GETS_PER_CLIENT (40), LONG_EVENTS (500), ROUNDS (3).
 """
 
 from __future__ import annotations
@@ -56,6 +57,10 @@ PING_THREADS = 2
 SEQUENTIAL_MOVES = 200
 SOLO_GAMES = 4  # 3-player games, played one after another by the single client
 PHASE_SECONDS = 30.0
+# The concurrent phases (play, then pings) run this many times, each round with fresh games;
+# a ratio is the median of the rounds' ratios. One round's ping p99 swings with what else
+# the machine does in those seconds (2.45 and 3.85 for the same code in two CI runs).
+ROUNDS = int(os.environ.get("ROUNDS", "3"))
 HOST = "127.0.0.1"
 
 
@@ -112,6 +117,11 @@ class Timings:
     def add(self, name: str, seconds: float) -> None:
         with self.lock:
             self.samples.setdefault(name, []).append(seconds)
+
+    def merge(self, other: Timings) -> None:
+        with self.lock:
+            for name, values in other.samples.items():
+                self.samples.setdefault(name, []).extend(values)
 
     def pct(self, name: str, q: float) -> float:
         values = sorted(self.samples.get(name, []))
@@ -449,7 +459,8 @@ def main() -> int:
     setup_django(env)
     run = os.urandom(3).hex()
     players = make_players(run, 3 * CLIENTS + 11 + 3 * SOLO_GAMES)
-    games = [start_game(players[3 * i : 3 * i + 3]) for i in range(CLIENTS)]
+    # Every round plays fresh games with the same players (a player may sit in many games).
+    games = [start_game(players[3 * (i % CLIENTS) : 3 * (i % CLIENTS) + 3]) for i in range(CLIENTS * ROUNDS)]
     short_game = start_game(players[3 * CLIENTS + 5 : 3 * CLIENTS + 8])
     warm_game = start_game(players[3 * CLIENTS + 8 : 3 * CLIENTS + 11])
     solo_games = [
@@ -467,7 +478,8 @@ def main() -> int:
 
     connections.close_all()
     print(
-        f"  setup: {len(players)} players, {len(games)} games to play, a {long_events}-event game and a "
+        f"  setup: {len(players)} players, {len(games)} games to play in {ROUNDS} rounds, "
+        f"a {long_events}-event game and a "
         f"{short_events}-event game ({time.perf_counter() - began:.1f} s)"
     )
 
@@ -503,8 +515,18 @@ def measure(
     with gunicorn(env, port, var / "gunicorn.log"):
         warm_up(port, warm_game)
         sequential_phase(port, solo_games, timings)
-        play_wall, moves = play_phase(port, games, timings)
-        ping_wall = ping_phase(port, [token for game in games for token in game.tokens.values()], timings)
+        rounds: list[Timings] = []
+        play_wall = ping_wall = 0.0
+        moves = 0
+        for number in range(ROUNDS):
+            played = Timings()
+            round_games = games[number * CLIENTS : (number + 1) * CLIENTS]
+            wall, made = play_phase(port, round_games, played)
+            play_wall, moves = play_wall + wall, moves + made
+            tokens = [token for game in round_games for token in game.tokens.values()]
+            ping_wall += ping_phase(port, tokens, played)
+            rounds.append(played)
+            timings.merge(played)
         gets_wall = long_short_phase(port, long_game, short_game, timings)
 
     print("results (loopback, wall-clock per request as the client sees it):")
@@ -529,14 +551,16 @@ def measure(
         f"{2 * CLIENTS * GETS_PER_CLIENT / gets_wall:.1f} requests/s"
     )
     ratios = [
-        ("with the pings in their own phase", "POST action", "POST ping"),
-        ("with the pings under the same play load", "POST action", "POST ping (in play)"),
-        ("one client alone, no queueing", "POST action (1 client)", "POST ping (1 client)"),
+        ("with the pings in their own phase", "POST action", "POST ping", rounds),
+        ("with the pings under the same play load", "POST action", "POST ping (in play)", rounds),
+        ("one client alone, no queueing", "POST action (1 client)", "POST ping (1 client)", [timings]),
     ]
-    for label, submit, ping in ratios:
-        ratio = timings.pct(submit, 99) / timings.pct(ping, 99)
+    for label, submit, ping, measured in ratios:
+        each = [t.pct(submit, 99) / t.pct(ping, 99) for t in measured]
+        ratio = statistics.median(each)
         verdict = "ok" if ratio <= 3 else "MISSED"
-        print(f"ratio submit p99 / ping p99, {label} = {ratio:.2f} (target <= 3): {verdict}")
+        spread = f" (median of {', '.join(f'{r:.2f}' for r in each)})" if len(each) > 1 else ""
+        print(f"ratio submit p99 / ping p99, {label} = {ratio:.2f}{spread} (target <= 3): {verdict}")
     get_ratio = timings.pct("GET long game", 99) / timings.pct("GET 10-event game", 99)
     print(
         f"ratio GET p99 {long_events}-event / {short_events}-event = {get_ratio:.2f} (target <= 1.5): "
