@@ -6,19 +6,18 @@ choice's confirm step shows its preview, and cancelling sends nothing."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from games.models import Event
+from tests.web.axe import serious_violations
 from tests.web.helpers import make_user
 from tests.web.libertalia_support import DEAL3, libertalia_game, seat_users
 from tests.web.test_browser import DESKTOP, PHONE, login, page_fits, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 
 
 def test_issue17_11_libertalia_how_to_play_fits_a_phone_and_passes_axe(
@@ -33,16 +32,7 @@ def test_issue17_11_libertalia_how_to_play_fits_a_phone_and_passes_axe(
         assert page.title().startswith("How to play: Libertalia")
         fit = page_fits(page)
         assert fit["scrollWidth"] <= fit["clientWidth"] and not fit["bad"], (viewport, fit)
-        page.add_script_tag(path=str(AXE))
-        violations = page.evaluate(
-            """async () => {
-              const result = await axe.run(document, {resultTypes: ['violations']});
-              return result.violations
-                .filter(v => v.impact === 'serious' || v.impact === 'critical')
-                .map(v => ({id: v.id, help: v.help,
-                            nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}));
-            }"""
-        )
+        violations = serious_violations(page)
         if violations:
             found[str(viewport["width"])] = violations
     page.set_viewport_size(PHONE)

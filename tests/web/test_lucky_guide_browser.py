@@ -6,35 +6,24 @@ or critical violation either. Screenshots go to artifacts/screenshots/lucky-guid
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from games import services
+from tests.web.axe import serious_violations
 from tests.web.helpers import make_user
 from tests.web.test_browser import PHONE, login, page_fits, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.usefixtures("transactional_db")]
 
 WIDE = {"width": 1440, "height": 900}
-AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
-SERIOUS = """async () => {
-  const result = await axe.run(document, {resultTypes: ['violations']});
-  return result.violations
-    .filter(v => v.impact === 'serious' || v.impact === 'critical')
-    .map(v => ({id: v.id, impact: v.impact, help: v.help,
-                nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}));
-}"""
-
-
 def _violations(page: Any, url: str) -> dict[str, Any]:
     found = {}
     for viewport in (WIDE, PHONE):
         page.set_viewport_size(viewport)
         page.goto(url)
-        page.add_script_tag(path=str(AXE))
-        violations = page.evaluate(SERIOUS)
+        violations = serious_violations(page)
         if violations:
             found[f"{url}@{viewport['width']}"] = violations
     return found

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from games.models import ChatMessage, Event, Game
+from tests.web.axe import serious_violations
 from tests.web.helpers import make_user, started_game
 from tests.web.test_browser import (  # noqa: F401  (console and finished_and_running are fixtures)
     PHONE,
@@ -29,7 +29,6 @@ from tests.web.test_browser import (  # noqa: F401  (console and finished_and_ru
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 WIDE = {"width": 1440, "height": 900}
-AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 
 
 def _wait_title(page: Any, start: str, timeout: float = 10.0) -> str:
@@ -269,16 +268,7 @@ def test_issue17_accessibility_no_serious_or_critical_violations(
         for viewport in (WIDE, PHONE):
             page.set_viewport_size(viewport)
             page.goto(base + path)
-            page.add_script_tag(path=str(AXE))
-            violations = page.evaluate(
-                """async () => {
-                  const result = await axe.run(document, {resultTypes: ['violations']});
-                  return result.violations
-                    .filter(v => v.impact === 'serious' || v.impact === 'critical')
-                    .map(v => ({id: v.id, impact: v.impact, help: v.help,
-                                nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}));
-                }"""
-            )
+            violations = serious_violations(page)
             if violations:
                 found[f"{name}@{viewport['width']}"] = violations
     context.close()
