@@ -78,6 +78,18 @@ class _Words:
         return listing([self.token(k, n) for k, n in enumerate(counts) if n])
 
 
+def _dusk_words(taken: int, day_number: int, space: str) -> str:
+    """What a character that reaches Dusk does there (L-DUSK)."""
+    if taken == 0:
+        return "Dusk: takes no booty, then enters your den"
+    officer = " (a Spanish officer sends it to your graveyard instead)"
+    if taken == 1:
+        return (f"Dusk: takes 1 token of day-space {day_number} ({space}) if any is left when its turn "
+                f"comes, then enters your den{officer}")
+    return (f"Dusk: takes {taken} tokens of day-space {day_number} ({space}), one after the other, "
+            f"while any are left, then enters your den{officer}")
+
+
 def character_effects(state: LibertaliaState, seat: int, rank: int) -> list[str]:
     """What the character does at each of its timings, with the numbers it would use now
     (its owner's doubloons, booty and den are public; the graveyard is the owner's own)."""
@@ -144,17 +156,9 @@ def character_effects(state: LibertaliaState, seat: int, rank: int) -> list[str]
     # Dusk (L-DUSK)
     taken = TOKENS_TAKEN.get(rank, 1)
     space = w.tokens(state.spaces[state.day - 1])
-    officer = " (a Spanish officer sends it to your graveyard instead)"
-    if rank == day.PARROT_RANK:
-        pass  # the Parrot leaves the ship in its Day turn and never reaches Dusk
-    elif taken == 0:
-        parts.append("Dusk: takes no booty, then enters your den")
-    elif taken == 1:
-        parts.append(f"Dusk: takes 1 token of day-space {state.day} ({space}) if any is left when its turn "
-                     f"comes, then enters your den{officer}")
-    else:
-        parts.append(f"Dusk: takes {taken} tokens of day-space {state.day} ({space}), one after the other, "
-                     f"while any are left, then enters your den{officer}")
+    # The Parrot leaves the ship in its Day turn and never reaches Dusk.
+    if rank != day.PARROT_RANK:
+        parts.append(_dusk_words(taken, state.day, space))
     # Night (L-NIGHT), every Night it is in your den
     if rank == 7:
         parts.append(f"Night: gain {night.BARKEEP_GAIN}, every Night")
