@@ -16,7 +16,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _lint_imports(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     command = shutil.which("lint-imports") or str(Path(sys.executable).parent / "lint-imports")
-    return subprocess.run([command, "--no-cache", *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [command, "--no-cache", *args], cwd=cwd, capture_output=True, text=True, timeout=300
+    )
 
 
 def test_the_import_contracts_are_kept() -> None:
