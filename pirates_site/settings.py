@@ -405,6 +405,15 @@ EMAIL_RETRY_BASE_SECONDS = env_int("EMAIL_RETRY_BASE_SECONDS", 30)
 # The cap stays below the broker's visibility timeout (see CELERY_BROKER_TRANSPORT_OPTIONS).
 EMAIL_RETRY_MAX_SECONDS = env_int("EMAIL_RETRY_MAX_SECONDS", 600)
 EMAIL_MAX_RETRIES = env_int("EMAIL_MAX_RETRIES", 12)
+# A sender claims an email's Notification row, commits, and talks to the mail server with no
+# lock or transaction open (games/emails/sending.py). Other senders leave a claim alone this
+# long; an older one is a sender that died mid-send, and the email goes again (same
+# Message-ID). An SMTP conversation is several commands, each allowed EMAIL_TIMEOUT: ten of
+# them by default, so a slow but working server is not sent to twice.
+_SMTP_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
+EMAIL_CLAIM_SECONDS = env_int("EMAIL_CLAIM_SECONDS", 10 * _SMTP_TIMEOUT if EMAIL_HOST else 30)
+if EMAIL_CLAIM_SECONDS < 1 or (EMAIL_HOST and EMAIL_CLAIM_SECONDS < 3 * _SMTP_TIMEOUT):
+    raise ConfigError("EMAIL_CLAIM_SECONDS must be at least 1, and three times EMAIL_TIMEOUT with SMTP")
 # Other tasks retry what is transient (the database or broker restarting) after 1, 2, 4 ...
 # seconds (jittered), at most this long apart, this many times; the outbox covers the rest.
 if CELERY_VISIBILITY_TIMEOUT <= EMAIL_RETRY_MAX_SECONDS:
