@@ -159,9 +159,12 @@ def _ping(token: str) -> None:
 def test_a_worker_killed_mid_task_comes_back_and_the_task_is_published_again(tmp_path: Path) -> None:
     """Issue 11.4-5: a SIGKILLed worker stayed dead, and its acks-late tasks were parked for
     the broker's visibility timeout (an hour)."""
-    # Each email takes 4 s to send, so the kill lands mid-send.
+    # Each email takes 4 s to send, so the kill lands mid-send. The killed sender's claim on
+    # the email runs out after 8 s (then the republished task takes it over); its retries
+    # while the claim is fresh come a second apart.
     env = _env(tmp_path, OUTBOX_LEASE_SECONDS="3", SLOW_MAIL_SECONDS="4",
-               EMAIL_BACKEND="tests.notifications.helpers.SlowDummyBackend")
+               EMAIL_BACKEND="tests.notifications.helpers.SlowDummyBackend",
+               EMAIL_CLAIM_SECONDS="8", EMAIL_RETRY_BASE_SECONDS="1", EMAIL_RETRY_MAX_SECONDS="2")
     log = tmp_path / "worker.log"
     with (
         realservers.started([str(COMMANDS / "worker")], env, log, "ready.", 60) as worker,
