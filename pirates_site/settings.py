@@ -58,6 +58,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a request that met a lost database connection answers 503 (a GET runs once more).
+    "games.unavailable.DatabaseUnavailableMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Before anything reads the session, a token or a form: a NUL is refused with a 400.
     "games.middleware.RefuseNulMiddleware",
@@ -107,6 +109,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 else:
     DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = env_int("DB_CONNECT_TIMEOUT", 5)
 DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME")}
+# A persistent connection broken by a database restart is found (a cheap check when a request
+# first uses it) and replaced, instead of failing that request.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
