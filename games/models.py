@@ -307,6 +307,9 @@ class Notification(models.Model):
 
     A row is created before the email goes out; ``sent_at`` is set once the mail server took
     it. The unique key means a retried or duplicated task finds the row and sends nothing twice.
+    ``claimed_at`` marks a sender talking to the mail server right now (no lock is held while
+    it does): others leave the row alone for ``EMAIL_CLAIM_SECONDS``, after which the claim of
+    a sender that died mid-send is taken over (``games.emails.sending``).
     """
 
     class Kind(models.TextChoices):
@@ -331,6 +334,7 @@ class Notification(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
+    claimed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints: ClassVar[list[models.BaseConstraint]] = [

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.core.mail import EmailMultiAlternatives
 
 from games.emails.rendering import render
-from games.emails.sending import SEND_ERRORS, Kind, deliver_once
+from games.emails.sending import SEND_ERRORS, Kind, deliver_once, message_id, with_message_id
 from games.models import Invitation, person_name
 
 log = logging.getLogger(__name__)
@@ -49,8 +49,10 @@ def send_invitation_now(*, invitation_id: int) -> bool:
         return with_reply_to(message, context)
 
     if user is None:
+        # No Notification row without an account: the id is the invitation's, so a retried
+        # send is the same message too.
         try:
-            build().send()
+            with_message_id(build(), message_id(Kind.INVITATION, f"i{invitation.pk}")).send()
         except SEND_ERRORS as exc:
             log.warning("sending invitation %s failed: %s", invitation_id, exc)
             raise

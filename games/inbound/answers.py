@@ -141,7 +141,10 @@ def _send_sign_up(answer: Answer, game: Game) -> bool:
         "reply_answer", to=answer.to, subject=_subject(answer, game), context=context, user=None
     )
     try:
-        _mark_as_answer(message, answer).send()
+        # No Notification row without an account: the id is the answered message's digest,
+        # so a retried send is the same message, as for every other email.
+        marked = _mark_as_answer(message, answer)
+        emails.with_message_id(marked, emails.message_id(SIGN_UP, answer.key[:32])).send()
     except emails.SEND_ERRORS:
         cache.delete(remembered)
         raise

@@ -1,7 +1,7 @@
 """Turn emails for their turn (issue 11.6): the email for (game, seq) goes only to a seat that is
-to act at that seq, and only while the game is still there (checked under the game's lock just
-before sending). An email whose turn passed is dropped, and does not hold back the player's
-email for the turn they are actually at."""
+to act at that seq, and only while the game is still there (checked under the game's lock in the
+short transaction that claims the email, before sending). An email whose turn passed is
+dropped, and does not hold back the player's email for the turn they are actually at."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from django.core.mail import EmailMultiAlternatives
 
 from engine.bots import choose_action
 from games import emails, outbox
-from games.models import Event, Game, Notification, Outbox, Seat
+from games.models import Game, Notification, Outbox, Seat
 from games.services import action_submit, game_create, game_start, load_state, rules_for, seat_join
 from tests.conftest import CeleryWorker
 from tests.notifications.helpers import OnCommit, make_user, person_to_act, sent, start_game
@@ -46,15 +46,6 @@ def assert_each_went_to_a_seat_to_act_at_its_seq(game: Game) -> None:
     for user_id, seq in turn_emails_sent(game):
         to_act = rules.to_act(load_state(game, seq))
         assert seat_of[user_id] in to_act, f"user {user_id} emailed for seq {seq}, when {to_act} were to act"
-
-
-def assert_each_went_out_before_its_turn_ended(game: Game) -> None:
-    """Sent while the game was at its seq: before the next event was written."""
-    ended = dict(Event.objects.filter(game=game).values_list("seq", "created_at"))
-    for note in Notification.objects.filter(game=game, kind=Kind.TURN, sent_at__isnull=False):
-        next_event = ended.get(int(note.key) + 1)
-        assert note.sent_at is not None
-        assert next_event is None or note.sent_at < next_event, f"seq {note.key} emailed after it ended"
 
 
 def assert_the_person_to_act_was_emailed_for_this_turn(game: Game) -> None:
@@ -163,8 +154,10 @@ def test_fast_play_against_a_real_worker_emails_each_turn_to_a_seat_to_act(
     while unfinished.exists():
         assert time.monotonic() < deadline, list(unfinished.values("kind", "key", "status"))
         time.sleep(0.2)
+    # Each was checked under the game's lock, in the claiming transaction, while the game was
+    # at its seq; the send itself holds no lock, so a move may commit while an email is on its
+    # way (a slow mail server must not hold up moves): sent_at may follow the next event.
     assert_each_went_to_a_seat_to_act_at_its_seq(game)
-    assert_each_went_out_before_its_turn_ended(game)
     if game.status == Game.Status.ACTIVE:
         assert_the_person_to_act_was_emailed_for_this_turn(game)
     # Never two emails for one turn of one player.
