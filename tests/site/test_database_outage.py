@@ -119,10 +119,7 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.contrib.auth.models import User
 from django.contrib.sessions.backends.db import SessionStore
 from rest_framework.authtoken.models import Token
-try:  # the signed reply addresses belong to the outgoing mail on main
-    from games.emails.addresses import move_address
-except ImportError:
-    from games.inbound.addresses import move_address
+from games.emails.addresses import move_address
 from games.services import game_create
 user = User.objects.create_user("sailor", "sailor@outage.example", "not-a-pass-1234")
 game = game_create(creator=user, rules_id="pirates", players=3, title="Outage Bay")

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0007_player_ux"),
+        ("games", "0008_outbox_one_path"),
     ]
 
     operations = [
