@@ -436,8 +436,6 @@ def _every(task: str, seconds: int) -> dict[str, Any]:
 CELERY_BEAT_SCHEDULE = {
     "sweep": _every("games.sweep", SWEEP_INTERVAL_SECONDS),
     "outbox-relay": _every("games.relay", OUTBOX_RELAY_SECONDS),
-    # Issue 17: the creator of a game whose last seat was taken, if they have not started it.
-    "seats-filled-emails": _every("games.seats_filled_emails", SWEEP_INTERVAL_SECONDS),
     # Issue 17: turn emails for players who were at the table when their turn came and left.
     "turn-emails-for-leavers": _every("games.turn_emails_for_leavers", SWEEP_INTERVAL_SECONDS),
     "daily-digest": {"task": "games.daily_digest", "schedule": crontab(minute=0, hour=DIGEST_HOUR_UTC)},

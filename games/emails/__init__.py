@@ -49,7 +49,6 @@ from games.emails.game_events import (  # noqa: F401
 )
 from games.emails.invitations import (  # noqa: F401
     invitation_url,
-    send_invitation,
     send_invitation_now,
 )
 from games.emails.rendering import (  # noqa: F401

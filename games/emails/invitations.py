@@ -19,13 +19,6 @@ def invitation_url(invitation: Invitation) -> str:
     return f"{settings.SITE_URL}/invite/{invitation.token}/"
 
 
-def send_invitation(invitation: Invitation) -> None:
-    """Queue the invitation email in the outbox; it goes out once the current transaction commits."""
-    from games import side_effects
-
-    side_effects.after_invitations([invitation])
-
-
 def send_invitation_now(*, invitation_id: int) -> bool:
     """The invitation email with its join link. Once only when the address belongs to a player."""
     invitation = Invitation.objects.filter(pk=invitation_id).select_related("game", "invited_by").first()
@@ -37,8 +30,8 @@ def send_invitation_now(*, invitation_id: int) -> bool:
     user = accounts.order_by("pk").first()
 
     def build() -> EmailMultiAlternatives:
-        from games.inbound.addresses import invitation_address, replies_enabled
-        from games.inbound.moves import with_reply_to
+        from games.emails.addresses import invitation_address, replies_enabled
+        from games.emails.replies import with_reply_to
 
         context = {
             "game": game,

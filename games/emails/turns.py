@@ -85,7 +85,7 @@ def send_turn_emails(*, game_id: int, seq: int) -> int:
             continue
 
         def build(user: User = user, seat: Seat = seat, since: int = since) -> EmailMultiAlternatives:
-            from games.inbound.moves import reply_context, with_reply_to
+            from games.emails.replies import reply_context, with_reply_to
 
             context = _game_context(user, game, seat.position, seq, after=since)
             # The numbered moves and the signed address a reply with a number goes to.
