@@ -48,7 +48,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q, Subquery, Value
+from django.db.models import Exists, Max, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -59,6 +59,11 @@ from games.services.state import load_state, rules_for, states_after_each
 Notify = PlayerProfile.Notify
 # A poll every few seconds need not write every time: once per this many seconds is enough.
 WRITE_EVERY = timedelta(seconds=20)
+# Engine kinds: an event by a seat in these is that seat's own move (or one made for it).
+# A take-back is the player's own act too: it is their turn again, mid-turn, not news to them.
+OWN_MOVE_KINDS = (
+    Event.Kind.ACTION, Event.Kind.AUTO_PASS, Event.Kind.BOT, Event.Kind.TIMEOUT, Event.Kind.TAKE_BACK
+)
 # The events by which a seat goes on with its own turn (not news to it): see ``mid_turn``.
 MID_TURN_KINDS = (Event.Kind.ACTION, Event.Kind.TAKE_BACK)
 # The preferences that get an email per turn.
@@ -107,10 +112,12 @@ def turn_email_due_at(seat: Seat, preference: str, turn_came_at: datetime) -> da
     return due
 
 
-def last_own_move(game: Game, position: int, upto: int) -> int:
-    from games.emails.rendering import last_own_move as own_move  # the emails import this module
-
-    return own_move(game, position, upto=upto)
+def last_own_move(game: Game, position: int, upto: int | None = None) -> int:
+    """The seq of ``position``'s latest move in ``game`` at or before ``upto`` (0 before its first)."""
+    moves = Event.objects.filter(game=game, seat=position, kind__in=OWN_MOVE_KINDS)
+    if upto is not None:
+        moves = moves.filter(seq__lte=upto)
+    return int(moves.aggregate(last=Max("seq"))["last"] or 0)
 
 
 def mid_turn(latest: Event | None, position: int) -> bool:
@@ -226,8 +233,6 @@ def _candidates(now: datetime) -> list[Seat]:
     move, and the position's TURN row neither given up, published (its task is running or
     retrying) nor due by now (the relay publishes it within seconds). Seats to act by index
     ``seat_to_act``; each test after that is a lookup by a unique index."""
-    from games.emails.rendering import OWN_MOVE_KINDS  # the emails import this module
-
     own_moves = Event.objects.filter(
         game_id=OuterRef("game_id"), seat=OuterRef("position"), kind__in=OWN_MOVE_KINDS
     ).order_by("-seq")
