@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
-from celery import Celery
+from celery import Celery, Task
+from celery.signals import task_prerun
 
+from pirates_site import lanes
 from pirates_site.startup import load_settings_or_exit
 
 # A worker or beat started with a broken configuration says so in one line and exits.
@@ -27,3 +30,19 @@ def _prepare_broker_folders(sender: Celery, **kwargs: object) -> None:
     backend = str(sender.conf.result_backend or "")
     if backend.startswith("file://"):
         os.makedirs(backend[len("file://") :], exist_ok=True)
+
+
+@task_prerun.connect
+def _record_consumed(task: Task | None = None, **kwargs: Any) -> None:
+    """A worker that starts a task from a lane has consumed it just now: touch that lane's
+    heartbeat file too (at most once a second), so a worker whose slots are all busy working
+    through a backlog, with the heartbeats queued behind it, still counts as consuming.
+    Nothing for tasks run in-process (eager), which come from no queue."""
+    if task is None or task.request.is_eager:
+        return
+    queue = (task.request.delivery_info or {}).get("routing_key")
+    if not queue or not lanes.QUEUE_NAME.fullmatch(queue):
+        return
+    from django.conf import settings
+
+    lanes.record(settings.VAR_DIR, queue)
