@@ -58,6 +58,7 @@ def record(var_dir: Path, queue: str, *, force: bool = False) -> bool:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
+        os.fchmod(fd, 0o644)  # readable like a file touched by hand (mkstemp makes it 0600)
         with os.fdopen(fd, "w") as out:
             out.write(f"{time.time():.3f} pid {os.getpid()} queue {queue}\n")
         os.replace(temporary, path)

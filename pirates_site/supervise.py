@@ -25,8 +25,9 @@ it touches PATH (the worker does for every task it starts from its queue, and be
 heartbeat task every few seconds, see pirates_site/lanes.py). A child whose file has not been
 touched for more than max-age seconds is stopped (SIGTERM, then SIGKILL for it and the
 processes it started if it is still there ``--stop-timeout`` seconds later, 20 by default)
-and started again like a child that exited. A new child is not judged before
-``--liveness-grace`` seconds (30), and a file older than the child counts from its start.
+and started again like a child that exited. A new child has ``--liveness-grace`` seconds
+(by default max-age) to touch the file for the first time: a file older than the child, left
+by its predecessor, does not count.
 
 The standard library only: no supervisor daemon to install and configure in the image.
 """
@@ -60,7 +61,7 @@ class Supervisor:
     max_restarts: int | None = None  # None: for ever (a bound for tests)
     liveness_file: Path | None = None
     liveness_max_age: float = 120.0
-    liveness_grace: float = 30.0
+    liveness_grace: float | None = None  # None: max-age
     stop_timeout: float = 20.0
     check_every: float = 1.0
     child: subprocess.Popen[bytes] | None = None
@@ -118,20 +119,23 @@ class Supervisor:
                 return self._stop_silent(child, silence)
 
     def silence(self, started: float, now: float | None = None) -> float | None:
-        """Seconds since the child last touched the liveness file, when that is more than
-        max-age and the start-up grace is over; None while it is alive (or not watched).
+        """Seconds the child has gone without touching the liveness file, when that is too
+        long (more than max-age since its last touch, or more than the grace since its start
+        when it has not touched it yet); None while it is alive (or not watched).
         ``started`` and ``now`` are wall-clock times, as the file's mtime is."""
         if self.liveness_file is None:
             return None
         now = time.time() if now is None else now
-        if now - started < self.liveness_grace:
-            return None
         try:
-            touched = max(self.liveness_file.stat().st_mtime, started)
+            touched: float | None = self.liveness_file.stat().st_mtime
         except OSError:
-            touched = started  # not written yet by this child (or ever)
-        silence = now - touched
-        return silence if silence > self.liveness_max_age else None
+            touched = None  # never written
+        if touched is not None and touched >= started:
+            silence, limit = now - touched, self.liveness_max_age
+        else:  # not yet by this child: what is there is its predecessor's
+            grace = self.liveness_max_age if self.liveness_grace is None else self.liveness_grace
+            silence, limit = now - started, grace
+        return silence if silence > limit else None
 
     def _stop_silent(self, child: subprocess.Popen[bytes], silence: float) -> int:
         log.error(
@@ -190,8 +194,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="restart the child when it stops touching this file")
     parser.add_argument("--liveness-max-age", type=float, metavar="SECONDS",
                         help="how long the file may go untouched (with --liveness-file)")
-    parser.add_argument("--liveness-grace", type=float, default=30.0, metavar="SECONDS",
-                        help="how long a new child has before it is judged (default 30)")
+    parser.add_argument("--liveness-grace", type=float, metavar="SECONDS",
+                        help="how long a new child has to touch the file first (default: max-age)")
     parser.add_argument("--stop-timeout", type=float, default=20.0, metavar="SECONDS",
                         help="from SIGTERM to SIGKILL when a silent child is stopped (default 20)")
     parser.add_argument("command", nargs=argparse.REMAINDER)
