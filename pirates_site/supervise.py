@@ -26,8 +26,8 @@ heartbeat task every few seconds, see pirates_site/lanes.py). A child whose file
 touched for more than max-age seconds is stopped (SIGTERM, then SIGKILL for it and the
 processes it started if it is still there ``--stop-timeout`` seconds later, 20 by default)
 and started again like a child that exited. A new child has ``--liveness-grace`` seconds
-(by default max-age) to touch the file for the first time: a file older than the child, left
-by its predecessor, does not count.
+(by default max-age, and at least 60 s: starting takes a while on a busy machine) to touch the
+file for the first time: a file older than the child, left by its predecessor, does not count.
 
 The standard library only: no supervisor daemon to install and configure in the image.
 """
@@ -61,7 +61,7 @@ class Supervisor:
     max_restarts: int | None = None  # None: for ever (a bound for tests)
     liveness_file: Path | None = None
     liveness_max_age: float = 120.0
-    liveness_grace: float | None = None  # None: max-age
+    liveness_grace: float | None = None  # None: max-age, at least 60 s
     stop_timeout: float = 20.0
     check_every: float = 1.0
     child: subprocess.Popen[bytes] | None = None
@@ -133,7 +133,7 @@ class Supervisor:
         if touched is not None and touched >= started:
             silence, limit = now - touched, self.liveness_max_age
         else:  # not yet by this child: what is there is its predecessor's
-            grace = self.liveness_max_age if self.liveness_grace is None else self.liveness_grace
+            grace = max(self.liveness_max_age, 60.0) if self.liveness_grace is None else self.liveness_grace
             silence, limit = now - started, grace
         return silence if silence > limit else None
 
@@ -195,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--liveness-max-age", type=float, metavar="SECONDS",
                         help="how long the file may go untouched (with --liveness-file)")
     parser.add_argument("--liveness-grace", type=float, metavar="SECONDS",
-                        help="how long a new child has to touch the file first (default: max-age)")
+                        help="how long a new child has to touch it first (default: max-age, 60 at least)")
     parser.add_argument("--stop-timeout", type=float, default=20.0, metavar="SECONDS",
                         help="from SIGTERM to SIGKILL when a silent child is stopped (default 20)")
     parser.add_argument("command", nargs=argparse.REMAINDER)

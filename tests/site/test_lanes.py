@@ -204,6 +204,9 @@ def test_silence_counts_from_the_last_touch_or_from_the_start(tmp_path: Path) ->
     start = 1_000_000.0
     assert s.silence(start, now=start + 59) is None  # never touched, within the grace (= max-age)
     assert s.silence(start, now=start + 61) == 61
+    short = Supervisor("t", ["true"], liveness_file=path, liveness_max_age=5)
+    assert short.silence(start, now=start + 59) is None  # the grace is a minute at least
+    assert short.silence(start, now=start + 61) == 61
     os.utime(path.parent, None)
     path.touch()
     os.utime(path, (start - 500, start - 500))  # a predecessor's file counts from the start
@@ -231,7 +234,7 @@ def _sleeper(ignore_term: bool = False, grandchild: Path | None = None) -> list[
 
 def test_a_child_that_never_touches_its_file_is_stopped_and_started_again(tmp_path: Path) -> None:
     s = Supervisor("silent", _sleeper(), min_delay=0.01, max_restarts=2, liveness_file=tmp_path / "hb",
-                   liveness_max_age=0.5, check_every=0.05, stop_timeout=10)
+                   liveness_max_age=0.5, liveness_grace=0.5, check_every=0.05, stop_timeout=10)
     code = s.run()
     assert code == -signal.SIGTERM  # stopped by the supervisor, politely
     assert (s.liveness_stops, s.restarts) == (3, 2)
@@ -249,8 +252,8 @@ def _alive(pid: int) -> bool:
 def test_a_silent_child_that_ignores_sigterm_is_killed_with_the_processes_it_started(tmp_path: Path) -> None:
     pid_file = tmp_path / "grandchild"
     s = Supervisor("stubborn", _sleeper(ignore_term=True, grandchild=pid_file), min_delay=0.01,
-                   max_restarts=0, liveness_file=tmp_path / "hb", liveness_max_age=1, check_every=0.05,
-                   stop_timeout=0.5)
+                   max_restarts=0, liveness_file=tmp_path / "hb", liveness_max_age=1, liveness_grace=1,
+                   check_every=0.05, stop_timeout=0.5)
     assert s.run() == -signal.SIGKILL
     grandchild = int(pid_file.read_text())
     wait_until(lambda: not _alive(grandchild), 10, "the grandchild to be gone")
@@ -276,7 +279,8 @@ def test_supervise_command_restarts_a_silent_child_and_says_why(tmp_path: Path) 
     with log.open("wb") as out:
         process = subprocess.Popen(
             [sys.executable, str(SUPERVISE), "--name", "worker", "--min-delay", "0.1",
-             "--liveness-file", str(hb), "--liveness-max-age", "1", "--", sys.executable, "-c", child],
+             "--liveness-file", str(hb), "--liveness-max-age", "1", "--liveness-grace", "1",
+             "--", sys.executable, "-c", child],
             stdout=out, stderr=subprocess.STDOUT,
         )
     try:
