@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ from games import tasks
 from pirates_site import lanes
 from pirates_site.celery import app as celery_app
 from pirates_site.supervise import Supervisor
+from tests import realservers
 from tests.notifications.smtp_sink import wait_until
 from tests.realservers import ROOT
 from tests.site.test_config_errors import _one_clear_line, _run
@@ -315,3 +317,87 @@ def test_supervise_refuses_bad_liveness_flags(tmp_path: Path, args: list[str], w
                             capture_output=True, text=True, timeout=30)
     assert result.returncode == 2 and words in result.stderr
     assert not marker.exists()  # nothing was started
+
+
+# ---------------------------------------------------------------------------------------------
+# The development stack's lanes on the filesystem broker (Procfile.dev, scripts/dev)
+
+
+def _procfile() -> dict[str, str]:
+    lines = (ROOT / "Procfile.dev").read_text().splitlines()
+    return dict(line.split(": ", 1) for line in lines if line.strip())
+
+
+def _dev_env(tmp_path: Path, queue: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("CELERY_", "REDIS_", "DATABASE_", "EMAIL_"))}
+    env.update(
+        VAR_DIR=str(tmp_path / "var"), CELERY_QUEUE=queue, DJANGO_DEBUG="1", PYTHONUNBUFFERED="1",
+        WORKER_HEARTBEAT_SECONDS="1", WORKER_LIVENESS_MAX_AGE="3",
+        # Only the heartbeats: the database of these processes has no tables.
+        SWEEP_INTERVAL_SECONDS="3600", OUTBOX_RELAY_SECONDS="3600",
+    )
+    return env
+
+
+def _publish_ping(env: dict[str, str], queue: str) -> str:
+    """A ping to ``queue`` through the filesystem broker, from a process of those settings;
+    what its worker logs when it answers."""
+    token = uuid.uuid4().hex
+    code = ("from pirates_site.celery import app\n"
+            f"app.send_task('games.ping', args=[{token!r}], queue={queue!r}, ignore_result=True)")
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True, timeout=60,
+                   capture_output=True)
+    return f"pong:{token}"
+
+
+def _written_by(path: Path, pid: int) -> bool:
+    match = re.search(r"pid (\d+)", path.read_text() if path.exists() else "")
+    return match is not None and int(match[1]) == pid
+
+
+def _wait_written_by(path: Path, pid: int) -> None:
+    wait_until(lambda: _written_by(path, pid), 60, f"{path.name} written by pid {pid}")
+
+
+def _wait_in_log(log: Path, text: str) -> None:
+    wait_until(lambda: text in log.read_text(errors="replace"), 60, f"{text} in {log.name}")
+
+
+@pytest.mark.slow
+def test_the_dev_worker_and_mailer_each_consume_their_lane_from_the_folder_broker(tmp_path: Path) -> None:
+    queue = "dev-lanes"
+    env = _dev_env(tmp_path, queue)
+    procs = _procfile()
+    assert set(procs) == {"web", "worker", "mailer", "beat"}
+    var, logs = tmp_path / "var", {lane: tmp_path / f"{lane}.log" for lane in ("worker", "mailer", "beat")}
+    with (
+        realservers.started(["sh", "-c", procs["worker"]], env, logs["worker"], "ready.", 90) as worker,
+        realservers.started(["sh", "-c", procs["mailer"]], env, logs["mailer"], "ready.", 90) as mailer,
+        realservers.started(["sh", "-c", "exec " + procs["beat"]], env, logs["beat"], "beat: Starting", 90),
+    ):
+        # Each lane's heartbeat is run by the process of that lane.
+        _wait_written_by(var / f"worker-heartbeat-{queue}", worker.pid)
+        _wait_written_by(var / f"worker-heartbeat-{queue}-mail", mailer.pid)
+        pongs = {"worker": _publish_ping(env, queue), "mailer": _publish_ping(env, f"{queue}-mail")}
+        for lane, pong in pongs.items():
+            _wait_in_log(logs[lane], pong)
+        assert pongs["mailer"] not in logs["worker"].read_text()
+        assert pongs["worker"] not in logs["mailer"].read_text()
+
+
+@pytest.mark.slow
+def test_one_worker_consumes_both_lanes_from_the_folder_broker(tmp_path: Path) -> None:
+    """What tests/realservers.py's worker does (on Redis there), on the folder broker."""
+    queue = "dev-both"
+    env = _dev_env(tmp_path, queue)
+    log = tmp_path / "both.log"
+    command = realservers.celery_worker_command(log)
+    command = [arg for arg in command if not arg.startswith("--queues=")] + [f"--queues={queue},{queue}-mail"]
+    beat = [sys.executable, "-m", "celery", "-A", "pirates_site", "beat", "--loglevel=INFO"]
+    with (
+        realservers.started(command, env, tmp_path / "both.out", "ready.", 90, ready_file=log) as worker,
+        realservers.started(beat, env, tmp_path / "beat.log", "beat: Starting", 90),
+    ):
+        _wait_written_by(tmp_path / "var" / f"worker-heartbeat-{queue}", worker.pid)
+        _wait_written_by(tmp_path / "var" / f"worker-heartbeat-{queue}-mail", worker.pid)
