@@ -51,10 +51,10 @@ def record(var_dir: Path, queue: str, *, force: bool = False) -> bool:
     it), so a reader never sees a half-written one, and a fresh inode and mtime each time,
     which works the same natively and on a container's volume. Whether it was written (a
     touch less than a second after this process's last one is skipped unless ``force``)."""
-    now = time.monotonic()
-    if not force and now - _touched.get(queue, float("-inf")) < _TOUCH_EVERY:
-        return False
     path = heartbeat_file(var_dir, queue)
+    now = time.monotonic()
+    if not force and now - _touched.get(str(path), float("-inf")) < _TOUCH_EVERY:
+        return False
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
@@ -65,5 +65,5 @@ def record(var_dir: Path, queue: str, *, force: bool = False) -> bool:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
-    _touched[queue] = now
+    _touched[str(path)] = now
     return True
