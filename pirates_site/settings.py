@@ -311,7 +311,7 @@ MAIL_TASKS = (
     "games.send_invitation",
     "games.answer_reply",
     "games.send_digest",
-    "games.seats_filled_emails",
+    "games.seats_filled",
 )
 CELERY_TASK_ROUTES = {name: {"queue": CELERY_MAIL_QUEUE} for name in MAIL_TASKS}
 # The remote control is off: its pidbox is a pub/sub consumer whose read no timeout bounds
