@@ -36,6 +36,19 @@ KINDS = frozenset({PLAYED, STALE, PROBLEM, NOT_RUNNING, JOINED, JOIN_REFUSED, SI
 # row without a user): longer than any provider keeps retrying a delivery.
 SIGN_UP_MEMORY_SECONDS = 7 * 24 * 3600
 MAX_SUBJECT = 150
+# Problem texts that say what was wrong with a reply's text (``handle`` picks them).
+EMPTY_PROBLEM = "Your reply had no text of its own outside the quoted email, so there was no move in it."
+
+
+def undecodable_problem(charset: str) -> str:
+    """A reply whose text is in a charset we do not know, or not valid in the one it names: it
+    is not guessed at (a wrong guess could play another move)."""
+    named = " ".join(charset.split())[:40] or "unknown"
+    return (
+        f"We could not read your reply: its text is marked as character set “{named}”, which we "
+        "do not know or which does not match its contents. Please reply again, with your mail "
+        "program set to send UTF-8 (Unicode) if it asks."
+    )
 
 
 @dataclass(frozen=True)
