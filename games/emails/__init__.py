@@ -67,6 +67,7 @@ from games.emails.rendering import (  # noqa: F401
     summary,
 )
 from games.emails.sending import (  # noqa: F401
+    AUTOMATIC_HEADERS,
     SEND_ERRORS,
     Kind,
     SendInProgress,
@@ -74,6 +75,8 @@ from games.emails.sending import (  # noqa: F401
     message_id,
     message_id_domain,
     notification_message_id,
+    thread_headers,
+    thread_root_id,
     with_message_id,
 )
 from games.emails.turns import (  # noqa: F401

@@ -11,6 +11,7 @@ auto-responders do not answer, and refer to the message they answer.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -36,6 +37,9 @@ KINDS = frozenset({PLAYED, STALE, PROBLEM, NOT_RUNNING, JOINED, JOIN_REFUSED, SI
 # row without a user): longer than any provider keeps retrying a delivery.
 SIGN_UP_MEMORY_SECONDS = 7 * 24 * 3600
 MAX_SUBJECT = 150
+# A Message-ID as it may be repeated in our headers: one <…@…> with nothing that could end or
+# fold the header.
+_MESSAGE_ID = re.compile(r"<[^<>\s@]+@[^<>\s@]+>")
 # Problem texts that say what was wrong with a reply's text (``handle`` picks them).
 EMPTY_PROBLEM = "Your reply had no text of its own outside the quoted email, so there was no move in it."
 
@@ -89,10 +93,17 @@ def _subject(answer: Answer, game: Game) -> str:
 
 
 def _mark_as_answer(message: EmailMultiAlternatives, answer: Answer) -> EmailMultiAlternatives:
+    """An answer is "auto-replied" (RFC 3834) and answers the message it answers; it also
+    refers to the game's thread root for the player, so it threads with their game emails."""
     headers = {"Auto-Submitted": "auto-replied", "X-Auto-Response-Suppress": "All"}
+    root = (emails.thread_root_id(answer.game_id, answer.user_id)
+            if answer.user_id is not None and answer.kind != SIGN_UP else "")
     message_id = " ".join(answer.message_id.split())
-    if message_id.startswith("<") and message_id.endswith(">") and len(message_id) <= 250:
-        headers.update({"In-Reply-To": message_id, "References": message_id})
+    if _MESSAGE_ID.fullmatch(message_id) and len(message_id) <= 250:
+        references = message_id if root in ("", message_id) else f"{root} {message_id}"
+        headers.update({"In-Reply-To": message_id, "References": references})
+    elif root:
+        headers.update({"In-Reply-To": root, "References": root})
     message.extra_headers.update(headers)
     return message
 
