@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import io
 import sys
+from pathlib import Path
 
 import pytest
 from django.core import mail
 from django.core.management import call_command
 
 from games.emails.replies import numbered_moves
-from games.inbound.parse import parse
+from games.inbound.parse import Command, parse, read_reply
 from games.models import Event
-from tests.inbound.corpus.cases import CASES, Case
+from tests.inbound.corpus.cases import CASES, EMPTY, UNDECODABLE, Case
 from tests.inbound.corpus.clients import Original
 from tests.inbound.helpers import (
     OnCommit,
@@ -31,6 +32,9 @@ from tests.inbound.helpers import (
 )
 
 pytestmark = pytest.mark.django_db
+
+# The corpus as written by tests/inbound/corpus/write.py from one real turn email.
+WRITTEN = Path(__file__).parent / "corpus" / "eml"
 
 
 def mail_ingest(
@@ -91,3 +95,25 @@ def test_the_corpus_covers_every_client_and_layout() -> None:
     }
     assert {case.signature for case in CASES if case.move is not None} == {True, False}
     assert sum(case.move is None for case in CASES) >= 8
+
+
+def _command_kind(case: Case) -> str:
+    if case.move is not None:
+        return "move"
+    return {EMPTY: "empty", UNDECODABLE: "undecodable"}.get(case.problem, "unreadable")
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_the_written_corpus_reads_as_each_case_says(case: Case) -> None:
+    """The .eml files (one real turn email, each client's reply to it) read as their case says:
+    the parser is checked on a fixed corpus as well as on the one each game's email makes."""
+    command = read_reply(parse((WRITTEN / f"{case.name}.eml").read_bytes()))
+    assert command.kind == _command_kind(case)
+    if case.move is not None:
+        assert command == Command("move", case.move, command.said)
+
+
+def test_the_written_corpus_has_a_file_for_every_case_and_no_other() -> None:
+    """Run ``python -m tests.inbound.corpus.write`` after changing the cases."""
+    written = {path.stem for path in WRITTEN.glob("*.eml")} - {"turn_email"}
+    assert written == {case.name for case in CASES}

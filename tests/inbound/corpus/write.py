@@ -4,9 +4,10 @@
 
 It plays nothing and touches no database of yours: a throwaway SQLite database in a temporary
 folder holds one started game, whose first turn email (rendered by our templates, sent to the
-locmem backend) every case replies to. The tests do not read these files: they build each case
-from the turn email of their own game (test_reply_corpus.py), so the corpus always quotes what
-the templates render now. The files are for reading, and for trying other readers on.
+locmem backend) every case replies to. test_reply_corpus.py reads these files with the parser
+(a fixed corpus), and also builds every case again from the turn email of a game of its own
+and sends it through ``mail_ingest`` (so the corpus always quotes what the templates render
+now). Run this again after changing the cases.
 """
 
 from __future__ import annotations
