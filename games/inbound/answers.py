@@ -6,7 +6,8 @@ rendered when it is sent, from the game as it is then (so the moves it lists are
 reply address for the current position). Each is sent once: a ``Notification`` row keyed by
 the answered message's digest (``games.emails.deliver_once``), so a message delivered twice is
 answered once. Answers carry ``Auto-Submitted: auto-replied`` (RFC 3834), which well-behaved
-auto-responders do not answer, and refer to the message they answer.
+auto-responders do not answer, and refer to the message they answer (``In-Reply-To``) after
+the game's thread root for the player (``References``), so they thread with the game's emails.
 """
 
 from __future__ import annotations
