@@ -329,7 +329,7 @@ def own_lines(text: str) -> list[str]:
             break  # a signature, or the original after a separator or header block: nothing of theirs follows
         end = _attribution_end(lines, index)
         if end is not None:
-            following = next((later for later in lines[end:] if later), "")
+            following = next((lines[later] for later in range(end, len(lines)) if lines[later]), "")
             if following and not _QUOTED.match(following):
                 break  # the original follows unquoted
             index = end
