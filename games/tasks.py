@@ -212,3 +212,16 @@ def relay(up_to: str | None = None) -> int:
     """Publishes the outbox rows due by now (or by ``up_to``, an ISO time, for the delayed
     nudge of a bot move); beat runs it every ``OUTBOX_RELAY_SECONDS``. Returns rows published."""
     return outbox.relay(up_to=datetime.fromisoformat(up_to) if up_to else None)
+
+
+@shared_task(bind=True, name="games.heartbeat", acks_late=False)
+def heartbeat(self: Task, queue: str) -> bool:
+    """Beat, every ``WORKER_HEARTBEAT_SECONDS``, to each lane's queue: the worker that
+    consumes the lane touches ``$VAR_DIR/worker-heartbeat-<queue>``, which its supervisor
+    and health check watch (``pirates_site.lanes``). The file named is the queue the message
+    came from when the broker says so, else ``queue``. Acked early: a lost heartbeat is not
+    worth redelivering, the next one is on its way."""
+    from pirates_site import lanes
+
+    delivered = (self.request.delivery_info or {}).get("routing_key")
+    return lanes.record(settings.VAR_DIR, delivered or queue, force=True)

@@ -5,9 +5,11 @@ carries ``List-Unsubscribe`` / ``List-Unsubscribe-Post`` headers plus a one-clic
 link in the body (except an invitation to an address without an account: there is nothing to
 unsubscribe from yet).
 
-Who gets what (``PlayerProfile.notify``; no profile means ``each_turn``):
+Who gets what (``PlayerProfile.notify``; no profile means the default, ``when_away``):
 
 - ``each_turn``: "your turn" and reminder emails, plus the game emails below.
+- ``when_away``: the same, but a turn email waits while the player is at the table
+  (``games.presence``: presence defers it, never cancels it).
 - ``daily_digest``: no per-turn emails; one digest a day listing the games waiting for them,
   plus the game emails below.
 - ``none``: no turn, reminder, digest or game emails. Invitations still go: they are
@@ -33,8 +35,9 @@ An email for a turn that has passed is dropped, so the player's next turn email 
 back by it.
 
 The package is split by job: ``unsubscribe``, ``rendering``, ``sending`` (exactly once),
-``turns`` (turn emails and reminders), ``game_events``, ``digest`` and ``invitations``; this
-module names everything callers use.
+``turns`` (turn emails and reminders), ``game_events``, ``digest``, ``invitations``, and the
+reply addresses and numbered moves a turn email offers (``addresses``, ``replies``, which
+``games.inbound`` reads back); this module names everything callers use.
 """
 
 from __future__ import annotations
