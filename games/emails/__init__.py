@@ -23,6 +23,10 @@ the email goes out and ``sent_at`` is set once the mail server took it. A sender
 row in a short transaction and talks to the mail server with no lock or transaction open; a
 duplicated or retried task finds the row sent, or claimed and backs off (see ``sending``).
 Every email's Message-ID is fixed by its row, so a resend after a crash is the same message.
+Every email says it is automatic (``Auto-Submitted: auto-generated``, RFC 3834, and
+``X-Auto-Response-Suppress: All``), and every email about a game to a player refers to that
+game's root Message-ID for them (``References`` / ``In-Reply-To``: ``thread_root_id``), so a
+game's emails thread together in the player's mail program (``rendering.render`` sets both).
 
 Turn emails and reminders are for one turn, the game's seq: each goes only to a seat to act
 at that seq, and only while the game is still there, checked in the claiming transaction
@@ -70,6 +74,7 @@ from games.emails.rendering import (  # noqa: F401
     summary,
 )
 from games.emails.sending import (  # noqa: F401
+    AUTOMATIC_HEADERS,
     SEND_ERRORS,
     Kind,
     SendInProgress,
@@ -77,6 +82,8 @@ from games.emails.sending import (  # noqa: F401
     message_id,
     message_id_domain,
     notification_message_id,
+    thread_headers,
+    thread_root_id,
     with_message_id,
 )
 from games.emails.turns import (  # noqa: F401

@@ -14,6 +14,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 
 from games import eventlog
+from games.emails.sending import AUTOMATIC_HEADERS, thread_headers
 from games.emails.unsubscribe import unsubscribe_url
 from games.eventlog import Viewer
 from games.links import login_url
@@ -40,13 +41,23 @@ def _local(user: User, moment: datetime | None) -> str:
 def render(
     template: str, *, to: str, subject: str, context: dict[str, Any], user: User | None
 ) -> EmailMultiAlternatives:
-    """The email ``emails/<template>.txt`` + ``.html`` with the unsubscribe headers for ``user``."""
+    """The email ``emails/<template>.txt`` + ``.html`` with the unsubscribe headers for ``user``.
+
+    Every email is marked as sent by a machine (``AUTOMATIC_HEADERS``; answers to replies mark
+    themselves "auto-replied" over it). An email about one game (``context["game"]``) to a
+    player threads under that game's root for them (``thread_headers``): turn emails,
+    reminders, timeouts, seats handed to bots, game over, "every seat is taken", invitations to
+    an account and answers to replies all land in one thread per game and player."""
     context = {"site_url": settings.SITE_URL, "user": user, "name": person_name(user), **context}
-    headers: dict[str, str] = {}
+    headers: dict[str, str] = dict(AUTOMATIC_HEADERS)
     if user is not None:
         link = unsubscribe_url(user)
         context["unsubscribe_url"] = link
-        headers = {"List-Unsubscribe": f"<{link}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
+        headers["List-Unsubscribe"] = f"<{link}>"
+        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+        game = context.get("game")
+        if isinstance(game, Game) and game.pk is not None:
+            headers.update(thread_headers(game.pk, user.pk))
     text = render_to_string(f"emails/{template}.txt", context)
     html = render_to_string(f"emails/{template}.html", context)
     message = EmailMultiAlternatives(

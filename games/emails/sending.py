@@ -85,6 +85,25 @@ def message_id(kind: str, ident: str) -> str:
     return f"<pbm.{kind}.{ident}.{mac}@{message_id_domain()}>"
 
 
+def thread_root_id(game_id: int, user_id: int) -> str:
+    """The Message-ID every email of one game to one player refers to (``References`` and
+    ``In-Reply-To``), so mail clients thread them together: fixed by the game and the player,
+    never by an email. No email is sent with it as its own id; clients thread under it all the
+    same (RFC 5322 3.6.4 names the parent; a parent never seen heads the thread)."""
+    return message_id("game", f"{game_id}.{user_id}")
+
+
+def thread_headers(game_id: int, user_id: int) -> dict[str, str]:
+    root = thread_root_id(game_id, user_id)
+    return {"References": root, "In-Reply-To": root}
+
+
+# Every notification says it was sent by a machine (RFC 3834 "auto-generated"), so vacation
+# responders and well-behaved bots do not answer it, and asks Exchange for no out-of-office
+# notes either. Answers to replies say "auto-replied" instead (games/inbound/answers.py).
+AUTOMATIC_HEADERS = {"Auto-Submitted": "auto-generated", "X-Auto-Response-Suppress": "All"}
+
+
 def notification_message_id(note: Notification) -> str:
     return message_id(str(note.kind), str(note.pk))
 

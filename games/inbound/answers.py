@@ -6,11 +6,13 @@ rendered when it is sent, from the game as it is then (so the moves it lists are
 reply address for the current position). Each is sent once: a ``Notification`` row keyed by
 the answered message's digest (``games.emails.deliver_once``), so a message delivered twice is
 answered once. Answers carry ``Auto-Submitted: auto-replied`` (RFC 3834), which well-behaved
-auto-responders do not answer, and refer to the message they answer.
+auto-responders do not answer, and refer to the message they answer (``In-Reply-To``) after
+the game's thread root for the player (``References``), so they thread with the game's emails.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -36,6 +38,22 @@ KINDS = frozenset({PLAYED, STALE, PROBLEM, NOT_RUNNING, JOINED, JOIN_REFUSED, SI
 # row without a user): longer than any provider keeps retrying a delivery.
 SIGN_UP_MEMORY_SECONDS = 7 * 24 * 3600
 MAX_SUBJECT = 150
+# A Message-ID as it may be repeated in our headers: one <…@…> with nothing that could end or
+# fold the header.
+_MESSAGE_ID = re.compile(r"<[^<>\s@]+@[^<>\s@]+>")
+# Problem texts that say what was wrong with a reply's text (``handle`` picks them).
+EMPTY_PROBLEM = "Your reply had no text of its own outside the quoted email, so there was no move in it."
+
+
+def undecodable_problem(charset: str) -> str:
+    """A reply whose text is in a charset we do not know, or not valid in the one it names: it
+    is not guessed at (a wrong guess could play another move)."""
+    named = " ".join(charset.split())[:40] or "unknown"
+    return (
+        f"We could not read your reply: its text is marked as character set “{named}”, which we "
+        "do not know or which does not match its contents. Please reply again, with your mail "
+        "program set to send UTF-8 (Unicode) if it asks."
+    )
 
 
 @dataclass(frozen=True)
@@ -76,10 +94,17 @@ def _subject(answer: Answer, game: Game) -> str:
 
 
 def _mark_as_answer(message: EmailMultiAlternatives, answer: Answer) -> EmailMultiAlternatives:
+    """An answer is "auto-replied" (RFC 3834) and answers the message it answers; it also
+    refers to the game's thread root for the player, so it threads with their game emails."""
     headers = {"Auto-Submitted": "auto-replied", "X-Auto-Response-Suppress": "All"}
+    root = (emails.thread_root_id(answer.game_id, answer.user_id)
+            if answer.user_id is not None and answer.kind != SIGN_UP else "")
     message_id = " ".join(answer.message_id.split())
-    if message_id.startswith("<") and message_id.endswith(">") and len(message_id) <= 250:
-        headers.update({"In-Reply-To": message_id, "References": message_id})
+    if _MESSAGE_ID.fullmatch(message_id) and len(message_id) <= 250:
+        references = message_id if root in ("", message_id) else f"{root} {message_id}"
+        headers.update({"In-Reply-To": message_id, "References": references})
+    elif root:
+        headers.update({"In-Reply-To": root, "References": root})
     message.extra_headers.update(headers)
     return message
 

@@ -41,9 +41,8 @@ from games.inbound.parse import (
     automatic_reason,
     message_key,
     parse,
-    read_command,
+    read_reply,
     recipients_of,
-    reply_text,
     sender_of,
 )
 from games.models import Event, Game, Invitation, Seat
@@ -132,7 +131,7 @@ def _reply_address(addresses: list[str]) -> ReplyAddress | None:
 
 def _command(reply: Reply) -> Command:
     try:
-        return read_command(reply_text(reply.message))
+        return read_reply(reply.message)
     except (ValueError, TypeError, LookupError, AttributeError):
         log.info("inbound mail: a reply's text could not be read", exc_info=True)
         return Command("unreadable")
@@ -189,8 +188,10 @@ def _move(reply: Reply, address: MoveAddress) -> Outcome:
     elif command.kind == "pass":
         move = moves.pass_move
         problem = "" if move is not None else "You cannot pass now: choose one of your moves."
+    elif command.kind == "undecodable":
+        problem = answers.undecodable_problem(command.said)
     elif command.kind == "empty":
-        problem = "Your reply had no text of its own above the quoted email, so there was no move in it."
+        problem = answers.EMPTY_PROBLEM
     elif command.said:
         problem = f"We could not read a move in your reply (“{command.said}”)."
     else:
@@ -229,6 +230,9 @@ def _join(reply: Reply, address: InvitationAddress) -> Outcome:
         return _queued(reply, answers.SIGN_UP, game_id, invitation_id=invitation.pk)
     fields: dict[str, object] = {"user_id": user.pk, "invitation_id": invitation.pk}
     command = _command(reply)
+    if command.kind == "undecodable":
+        problem = f"{answers.undecodable_problem(command.said)} To take your seat, reply with the word join."
+        return _queued(reply, answers.JOIN_REFUSED, game_id, problem=problem, **fields)
     if command.kind != "join":
         said = f" (we read “{command.said}”)" if command.said else ""
         problem = f"To take your seat, reply with the word join{said}."

@@ -1,16 +1,29 @@
 """Reading an incoming email: is it automatic, who sent it, to which addresses, and what did
-the person write above the quoted original.
+the person write.
 
-The quoted original, the client's "On … wrote:" or Outlook header block and the signature are
-removed by mail-parser-reply (a maintained port of GitHub's email_reply_parser that knows the
-reply headers of common clients in several languages). An HTML-only reply is first rendered
-as text with blockquotes as ``>`` quotes, which is what the parser reads. Every step is
-bounded: the message size is capped before parsing, and only the first ``MAX_TEXT_CHARS`` of
-its text, in lines of at most ``MAX_LINE_CHARS``, are read.
+What the person wrote is every line of the reply that is not the quoted original, wherever it
+stands: above the quote (top-posting), below it (bottom-posting: Thunderbird, mutt, K-9) or
+between quoted passages (interleaved). Removed are quoted lines (``>``, however deep), the
+client's attribution line ("On … wrote:", also wrapped over two or three lines, in the
+languages of ``ATTRIBUTION_VERBS``), and everything from an Outlook header block ("From: …
+Sent: … To: … Subject:"), an "Original Message" separator or a signature ("-- ") on. Only an
+unquoted "-- " starts a signature: the quoted footer of our own email (``> --``) is a quoted
+line like any other, so text below it still counts. "Sent from my iPhone" lines are dropped.
+
+An HTML-only reply is first rendered as text with blockquotes as ``>`` quotes; Outlook's
+unquoted original (after ``<div id="appendonsend">`` / ``divRplyFwdMsg``) is cut there, and
+Outlook's and Gmail's signature blocks start a signature. A text part whose charset is unknown,
+or whose bytes are not valid in it, is not guessed at: the reply is ``undecodable`` (and
+answered so) unless another part of it can be read.
+
+Every step is bounded: the message size is capped before parsing, only the first
+``MAX_TEXT_CHARS`` of its text are read, in lines of at most ``MAX_LINE_CHARS``, and each line
+is looked at a bounded number of times.
 """
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import re
 from dataclasses import dataclass
@@ -19,16 +32,16 @@ from email.message import EmailMessage, Message
 from email.utils import getaddresses, parseaddr
 from html.parser import HTMLParser
 
-from mailparser_reply import EmailReplyParser
-
-# The reply's own text comes first; nothing a person types as a move is longer than this.
-# Lines are cut too: the parser's header patterns take time quadratic in a line's length.
-MAX_TEXT_CHARS = 8_000
+# A bottom-posted reply's text comes after the whole quoted email, so the whole text is read
+# (messages are capped at INBOUND_MAX_BYTES before this); lines are cut, and every pattern
+# below runs on one cut line (or a window of three), so reading stays linear in the text.
+MAX_TEXT_CHARS = 300_000
 MAX_LINE_CHARS = 400
-MAX_HTML_CHARS = 200_000
+MAX_HTML_CHARS = 600_000
 # A command is looked for in the first lines of the reply's own text only.
 MAX_COMMAND_LINES = 10
-REPLY_LANGUAGES = ["en", "de", "fr", "nl", "es", "it", "sv", "da", "pl"]
+# An attribution line may be wrapped over this many lines (Gmail wraps at the address).
+MAX_ATTRIBUTION_LINES = 3
 # Headers that may name the address a message was delivered to, besides the envelope.
 RECIPIENT_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "To", "Cc")
 
@@ -42,6 +55,52 @@ _AUTOMATIC_SUBJECTS = re.compile(
 )
 _MOVE = re.compile(r"(?:move|play|number|no\.?|nr\.?|#)?\s*#?\s*(\d{1,6})\s*[.)!]?")
 _WORD = re.compile(r"(pass|join)\s*[.!]?")
+
+_QUOTED = re.compile(r"\s*>")
+# "-- " is the signature separator (RFC 3676 4.3); clients and our line cleaning drop its space.
+_SIGNATURE = re.compile(r"--\s*")
+# The attribution line's verb, in the languages of the clients we read ("On … wrote:", "Am …
+# schrieb …:", "Le … a écrit :", "El … escribió:", "Il … ha scritto:", "Op … schreef …:",
+# "Den … skrev …:", "W dniu … napisał(a):", "Em … escreveu:"); the line ends with a colon.
+ATTRIBUTION_VERBS = (
+    "wrote", "writes", "schrieb", "a écrit", "escribió", "ha scritto", "schreef", "skrev",
+    "napisał", "napisała", "napisał(a)", "escreveu", "kirjoitti",
+)
+_ATTRIBUTION = re.compile(
+    r"(?:^|\W)(?:" + "|".join(re.escape(verb).replace("\\ ", r"\s+") for verb in ATTRIBUTION_VERBS)
+    + r")(?:\W.{0,160})?\s?:$",
+    re.IGNORECASE,
+)
+# The words a wrapped attribution starts with: only such a line is joined with the next ones.
+_ATTRIBUTION_START = re.compile(
+    r"(?:on|am|le|el|il|op|den|på|w\s+dniu|dnia|em|dne)\s", re.IGNORECASE
+)
+# Outlook's header block of the original: a "From:" line and another header line below it.
+_HEADER_FROM = re.compile(
+    r"\*?(?:from|von|de|van|da|från|fra|od|lähettäjä)\s?:\*?(?:\s|$)", re.IGNORECASE
+)
+_HEADER_OTHER = re.compile(
+    r"\*?(?:sent|date|to|subject|cc|gesendet|datum|an|betreff|envoyé|à|objet|verzonden|aan|"
+    r"onderwerp|enviado|fecha|para|asunto|inviato|data|a|oggetto|skickat|till|ämne|sendt|dato|til|"
+    r"emne|wysłano|do|temat)\s?:\*?(?:\s|$)",
+    re.IGNORECASE,
+)
+HEADER_BLOCK_LINES = 5
+# "-----Original Message-----", "-------- Ursprüngliche Nachricht --------", "---------- Forwarded
+# message ---------", and Outlook's line of underscores above its header block.
+_SEPARATOR = re.compile(r"-{3,}\s*[^\W\d_][^-]{0,60}?\s*-{3,}|_{10,}")
+_SENT_FROM = re.compile(
+    r"(?:sent from (?:my|mail|outlook|yahoo|samsung|proton)|sent with|sent via|get outlook for|"
+    r"gesendet (?:von|mit)|von meinem \S+ gesendet|"
+    r"envoyé (?:de|depuis)|enviado (?:desde|de)|inviato da|verstuurd (?:vanaf|met)|skickat från|"
+    r"sendt fra|wysłane z)\b.{0,60}",
+    re.IGNORECASE,
+)
+_HIDDEN_QUOTE = re.compile(
+    r"\[(?:quoted text hidden|zitierter text ausgeblendet|texte des messages précédents masqué|"
+    r"se ha ocultado el texto citado|testo citato nascosto)\]",
+    re.IGNORECASE,
+)
 
 
 def parse(raw: bytes) -> EmailMessage:
@@ -107,6 +166,11 @@ class _HtmlText(HTMLParser):
     BLOCKS = frozenset({"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "hr",
                         "table", "ul", "ol", "dl", "dt", "dd"})
     SKIP = frozenset({"head", "style", "script", "title"})
+    # Outlook (desktop, web, new) puts its header block and the unquoted original after these.
+    CUT_IDS = frozenset({"appendonsend", "divrplyfwdmsg"})
+    # Signature blocks without a "-- " line of their own (Outlook, Gmail).
+    SIGNATURE_IDS = frozenset({"signature"})
+    SIGNATURE_CLASSES = frozenset({"gmail_signature"})
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -115,6 +179,7 @@ class _HtmlText(HTMLParser):
         self.depth = 0  # blockquotes open
         self.line_depth = 0
         self.skipping = 0
+        self.cut = False  # the rest is Outlook's original
 
     def _break(self) -> None:
         text = " ".join("".join(self.current).split())
@@ -126,6 +191,18 @@ class _HtmlText(HTMLParser):
         self.line_depth = self.depth
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self.cut:
+            return
+        found = dict(attrs)
+        ident = (found.get("id") or "").strip().lower()
+        classes = set((found.get("class") or "").lower().split())
+        if ident in self.CUT_IDS:
+            self._break()
+            self.cut = True
+            return
+        if self.depth == 0 and (ident in self.SIGNATURE_IDS or classes & self.SIGNATURE_CLASSES):
+            self._break()
+            self.lines.append("-- ")
         if tag in self.SKIP:
             self.skipping += 1
         elif tag == "blockquote":
@@ -136,6 +213,8 @@ class _HtmlText(HTMLParser):
             self._break()
 
     def handle_endtag(self, tag: str) -> None:
+        if self.cut:
+            return
         if tag in self.SKIP:
             self.skipping = max(0, self.skipping - 1)
         elif tag == "blockquote":
@@ -146,7 +225,7 @@ class _HtmlText(HTMLParser):
             self._break()
 
     def handle_data(self, data: str) -> None:
-        if not self.skipping:
+        if not self.skipping and not self.cut:
             if not self.current:
                 self.line_depth = self.depth
             self.current.append(data)
@@ -163,37 +242,123 @@ def html_to_text(html: str) -> str:
     return parser.text()
 
 
+class UndecodableText(ValueError):
+    """A text part in a charset we do not know, or with bytes that are not valid in it."""
+
+    def __init__(self, charset: str) -> None:
+        super().__init__(f"text in charset {charset!r} cannot be decoded")
+        self.charset = charset
+
+
+def _decoded(part: Message) -> str:
+    """The part's text, decoded strictly: no guessing and no replacement characters, which
+    could turn a mangled reply into a different move."""
+    charset = (part.get_content_charset() or "us-ascii").strip()
+    try:
+        codec = codecs.lookup(charset).name
+    except LookupError:
+        raise UndecodableText(charset[:40]) from None
+    payload = part.get_payload(decode=True)
+    if not isinstance(payload, bytes):
+        return ""
+    try:
+        return payload.decode(codec)
+    except UnicodeDecodeError:
+        raise UndecodableText(charset[:40]) from None
+
+
 def body_text(message: EmailMessage) -> str:
-    """The message's text: its plain part, or its HTML part rendered as text."""
+    """The message's text: its plain part, or its HTML part rendered as text. Raises
+    ``UndecodableText`` when a part has text that cannot be decoded and no part can be read."""
+    undecodable: UndecodableText | None = None
     for kind in ("plain", "html"):
         part = message.get_body(preferencelist=(kind,))
         if part is None:
             continue
         try:
-            content = part.get_content()
-        except (LookupError, UnicodeError, AssertionError, KeyError):
+            content = _decoded(part)
+        except UndecodableText as exc:
+            undecodable = undecodable or exc
             continue
-        if not isinstance(content, str):
+        except (LookupError, UnicodeError, AssertionError, KeyError, ValueError):
             continue
-        text = html_to_text(content) if kind == "html" else content
+        text = html_to_text(content[:MAX_HTML_CHARS]) if kind == "html" else content
         if text.strip():
             return "\n".join(line[:MAX_LINE_CHARS] for line in text[:MAX_TEXT_CHARS].splitlines())
+    if undecodable is not None:
+        raise undecodable
     return ""
 
 
+def _attribution_end(lines: list[str], start: int) -> int | None:
+    """When an attribution line ("On … wrote:") starts at ``lines[start]``, the index after its
+    last line (a wrapped one takes up to ``MAX_ATTRIBUTION_LINES``); None otherwise."""
+    if _ATTRIBUTION.search(lines[start]):
+        return start + 1
+    if not _ATTRIBUTION_START.match(lines[start]):
+        return None
+    joined = lines[start]
+    for end in range(start + 1, min(start + MAX_ATTRIBUTION_LINES, len(lines))):
+        if not lines[end] or _QUOTED.match(lines[end]):
+            return None
+        joined = f"{joined} {lines[end]}"
+        if _ATTRIBUTION.search(joined):
+            return end + 1
+    return None
+
+
+def _header_block(lines: list[str], start: int) -> bool:
+    """Does an Outlook header block of the original ("From: …", "Sent: …", …) start here?"""
+    if not _HEADER_FROM.match(lines[start]):
+        return False
+    following = lines[start + 1 : start + HEADER_BLOCK_LINES]
+    return any(_HEADER_OTHER.match(line) for line in following)
+
+
+def own_lines(text: str) -> list[str]:
+    """The lines the person wrote, in order, wherever they stand around the quoted original."""
+    lines = [line.strip() for line in text.splitlines()]
+    own: list[str] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if not line or _QUOTED.match(line) or _HIDDEN_QUOTE.fullmatch(line) or _SENT_FROM.fullmatch(line):
+            index += 1
+            continue
+        if _SIGNATURE.fullmatch(line) or _SEPARATOR.fullmatch(line) or _header_block(lines, index):
+            break  # a signature, or the original after a separator or header block: nothing of theirs follows
+        end = _attribution_end(lines, index)
+        if end is not None:
+            following = next((lines[later] for later in range(end, len(lines)) if lines[later]), "")
+            if following and not _QUOTED.match(following):
+                break  # the original follows unquoted
+            index = end
+            continue
+        own.append(line)
+        index += 1
+    return own
+
+
 def reply_text(message: EmailMessage) -> str:
-    """What the person wrote: the latest reply without the quoted original or signature."""
-    text = body_text(message)
-    if not text.strip():
-        return ""
-    parsed = EmailReplyParser(languages=list(REPLY_LANGUAGES)).read(text=text)
-    return parsed.replies[0].body if parsed.replies else ""
+    """What the person wrote: the reply without the quoted original, its attribution line, an
+    Outlook header block or the signature (raises ``UndecodableText``, see ``body_text``)."""
+    return "\n".join(own_lines(body_text(message)))
+
+
+def read_reply(message: EmailMessage) -> Command:
+    """The command in ``message``: ``undecodable`` (with the charset as what was said) when
+    its text cannot be decoded."""
+    try:
+        text = reply_text(message)
+    except UndecodableText as exc:
+        return Command("undecodable", said=exc.charset)
+    return read_command(text)
 
 
 @dataclass(frozen=True)
 class Command:
-    """What a reply asks for: ``move`` (with its number), ``pass``, ``join``, ``empty`` or
-    ``unreadable`` (with what was said, shortened)."""
+    """What a reply asks for: ``move`` (with its number), ``pass``, ``join``, ``empty``,
+    ``unreadable`` (with what was said, shortened) or ``undecodable`` (with the charset)."""
 
     kind: str
     number: int | None = None

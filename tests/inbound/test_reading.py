@@ -18,7 +18,7 @@ from games.emails.addresses import (
     move_address,
     read_address,
 )
-from games.inbound.parse import Command, html_to_text, read_command, reply_text
+from games.inbound.parse import Command, html_to_text, own_lines, parse, read_command, read_reply, reply_text
 from games.models import Event
 from tests.inbound.helpers import (
     OnCommit,
@@ -119,3 +119,46 @@ def test_a_flood_from_one_sender_is_cut_off_at_its_rate(
     # Another sender is counted apart (and, being no player, ignored as ever).
     other = client_reply(email, "1", sender="someone@example.test")
     assert deliver(on_commit, other).status == "not_the_player"
+
+
+@pytest.mark.parametrize(
+    ("text", "own"),
+    [
+        # Below the quote, the quoted footer's "> -- " included: it is a quoted line like any other.
+        ("On Wed, X wrote:\n> Ahoy\n> 1. Sail\n> -- \n> Pirates by Mail\n\n3\n\n-- \nAnne", ["3"]),
+        ("On Wed, X wrote:\n> Ahoy\n> --\n> Unsubscribe: https://x\n\n3", ["3"]),
+        # Interleaved: every unquoted line between the quotes.
+        ("On Wed, X wrote:\n> 1. Sail\n> 2. Fight\n\n2\n\n> Reply with a number.\n\nCheers", ["2", "Cheers"]),
+        # Above the quote, the signature and the quote go.
+        ("3\n\n-- \nAnne\nCaptain 7\n\nOn Wed, X wrote:\n> 7", ["3"]),
+        # An attribution wrapped over two lines (Gmail), in German, in French.
+        ("4\n\nOn Wed, 5 Mar 2025 at 10:02, Pirates by Mail <\ncaptain@x.org> wrote:\n\n> 7", ["4"]),
+        ("Am Mi., 5. März 2025 um 10:02 Uhr schrieb X <\nc@x.org>:\n> 7\n\n5", ["5"]),
+        ("Le 05/03/2025 à 10:02, Pirates by Mail a écrit :\n> 7\n\n1", ["1"]),
+        # An attribution followed by the original unquoted: nothing of theirs follows it.
+        ("2\n\nOn Wed, X wrote:\n\nAhoy anne,\n  7. Sail", ["2"]),
+        # Outlook's header block and the unquoted original below it, in English and German.
+        ("3\n\nAnne\n\nFrom: Pirates <c@x.org>\nSent: Wed\nTo: Anne\nSubject: Your turn\n\n7", ["3", "Anne"]),
+        ("3\n\nVon: Pirates <c@x.org>\nGesendet: Mittwoch\nAn: Anne\nBetreff: Ihr Zug\n\n7", ["3"]),
+        ("1\n________________________________\nFrom: Pirates\nSent: now\n\n7", ["1"]),
+        ("1\n\n-------- Original Message --------\nFrom: Pirates\n\n7", ["1"]),
+        # Mobile footers and Gmail's hidden quote go; a "From:" line alone is their own text.
+        ("5\n\nSent from my iPhone\n\n> On 5 Mar 2025, at 10:02, X wrote:\n> 7", ["5"]),
+        ("[Quoted text hidden]\n2", ["2"]),
+        ("From: me, the captain\n4", ["From: me, the captain", "4"]),
+        ("", []),
+    ],
+)
+def test_own_lines_are_what_the_person_wrote_wherever_it_stands(text: str, own: list[str]) -> None:
+    assert own_lines(text) == own
+
+
+def test_text_that_cannot_be_decoded_is_not_guessed_at() -> None:
+    unknown = parse(b"From: a@b.test\r\nContent-Type: text/plain; charset=x-unknown\r\n\r\n3\r\n")
+    assert read_reply(unknown) == Command("undecodable", said="x-unknown")
+    invalid = parse(b"From: a@b.test\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                    b"Content-Transfer-Encoding: 8bit\r\n\r\nGr\xfc\xdfe\r\n3\r\n")
+    assert read_reply(invalid) == Command("undecodable", said="utf-8")
+    fine = parse(b"From: a@b.test\r\nContent-Type: text/plain; charset=latin-1\r\n"
+                 b"Content-Transfer-Encoding: 8bit\r\n\r\nGr\xfc\xdfe\r\n3\r\n")
+    assert read_reply(fine) == Command("move", 3, "3")

@@ -204,7 +204,7 @@ def test_a_stale_reply_when_it_is_not_the_players_turn_says_so(
     [
         ("999", "There is no move 999: your moves are numbered 1 to"),
         ("0", "There is no move 0: your moves are numbered 1 to"),
-        ("", "Your reply had no text of its own above the quoted email"),
+        ("", "Your reply had no text of its own outside the quoted email"),
         ("I am not sure yet", "We could not read a move in your reply (“I am not sure yet”)."),
         ("pass", "You cannot pass now: choose one of your moves."),
     ],

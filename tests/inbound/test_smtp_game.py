@@ -17,6 +17,7 @@ import pytest
 from django.core.management import call_command
 from pytest_django.fixtures import Settings as SettingsWrapper
 
+from games.emails import thread_root_id
 from games.emails.addresses import MoveAddress, read_address
 from games.inbound.compose import reply_to
 from games.models import Event, Game, Notification, Seat
@@ -108,3 +109,12 @@ def test_a_whole_game_is_played_by_replies_alone_over_smtp(
     sent = Notification.objects.filter(kind=Notification.Kind.ANSWER, sent_at__isnull=False)
     assert sent.count() == played + wrong
     assert len(sink.matching(lambda m: str(m["Subject"]).startswith("Game over"))) == 3
+    # As they arrived over SMTP, each player's emails of the game thread under one root (answers
+    # name the reply they answer after it), and none of them invites an automatic response.
+    for seat in seats.values():
+        player = seat.user
+        assert player is not None
+        theirs = [m for m in sink.received() if m["To"] == player.email]
+        assert {str(m["References"]).split()[0] for m in theirs} == {thread_root_id(game.pk, player.pk)}
+        assert {str(m["X-Auto-Response-Suppress"]) for m in theirs} == {"All"}
+        assert {str(m["Auto-Submitted"]) for m in theirs} == {"auto-generated", "auto-replied"}
