@@ -4,7 +4,7 @@ The signed Reply-To addresses (``games.emails.addresses``) and the numbered move
 email (``games.emails.replies``) belong to the outgoing mail; this package reads what comes
 back:
 - ``parse``: reading an incoming message: automatic replies, the sender, the reply's own text
-  (quotes and signature removed by mail-parser-reply) and the command in it.
+  (quotes, attributions and signatures removed wherever they are) and the command in it.
 - ``handle``: what a reply does, through the same services as the web (``action_submit``,
   ``invitation_accept``), and which answer it gets.
 - ``answers``: the answer emails, sent once each through ``games.emails``.
