@@ -240,10 +240,12 @@ class Answer:
 
 
 class Api:
-    """One player's API client (token authentication)."""
+    """One player's API client (token authentication). The status of every answer (0: none)
+    is appended to ``answers``, shared by all clients of a stack."""
 
-    def __init__(self, base: str, token: str, name: str) -> None:
+    def __init__(self, base: str, token: str, name: str, answers: list[int] | None = None) -> None:
         self.base, self.token, self.name = base, token, name
+        self.answers = answers if answers is not None else []
 
     def call(self, method: str, path: str, body: Any = None, timeout: float = 15) -> Answer:
         data = None if body is None else json.dumps(body).encode()
@@ -254,11 +256,13 @@ class Api:
         )
         try:
             with urllib.request.urlopen(request, timeout=timeout) as response:
-                return Answer(response.status, _json(response.read()))
+                answer = Answer(response.status, _json(response.read()))
         except urllib.error.HTTPError as error:
-            return Answer(error.code, _json(error.read()))
+            answer = Answer(error.code, _json(error.read()))
         except (OSError, urllib.error.URLError):
-            return Answer(0, None)
+            answer = Answer(0, None)
+        self.answers.append(answer.status)
+        return answer
 
     def get(self, path: str) -> Answer:
         return self.call("GET", path)
@@ -289,6 +293,22 @@ class GameUnderTest:
     bots: set[int]
 
 
+class HoldingSink(Sink):
+    """The in-memory SMTP sink, which can hold its "250 accepted" for ``hold`` seconds after
+    it has the message: the sender's bookkeeping then happens after a fault that hits in
+    between (the window in which a crash makes a sender send again)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hold = 0.0
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        accepted = await super().handle_DATA(server, session, envelope)
+        if self.hold > 0:
+            await asyncio.sleep(self.hold)
+        return accepted
+
+
 @dataclass(frozen=True)
 class Turn:
     """A person who must act now: ``address`` in ``game`` at ``seq``, whose last own move was
@@ -305,7 +325,7 @@ class Stack:
     """PostgreSQL, Redis, an SMTP server and the web, worker and beat processes."""
 
     root: Path
-    sink: Sink
+    sink: HoldingSink
     smtp: Smtp
     pg: OwnPostgres
     redis: OwnRedis
@@ -314,6 +334,9 @@ class Stack:
     port: int = 0
     attempts: list[Attempt] = field(default_factory=list)
     players: list[Api] = field(default_factory=list)
+    answers: list[int] = field(default_factory=list)  # every client answer's status, in order
+    # The last view each person's client got of each game: (game, seat) -> body.
+    seen: dict[tuple[int, int], Any] = field(default_factory=dict)
 
     def configure(self, extra: dict[str, str]) -> None:
         self.port = realservers.free_port()
@@ -452,7 +475,7 @@ class Stack:
         made = self.manage("shell", "-c", script)
         assert made.returncode == 0, made.stderr
         tokens = json.loads(made.stdout.strip().splitlines()[-1])
-        self.players = [Api(self.base, token, f"sailor{i}") for i, token in enumerate(tokens)]
+        self.players = [Api(self.base, token, f"sailor{i}", self.answers) for i, token in enumerate(tokens)]
         wait_until(lambda: self.players[0].get("/api/games/").ok, 60, "the web server to answer")
 
     # -- games ---------------------------------------------------------------------------
@@ -478,23 +501,37 @@ class Stack:
         return GameUnderTest(game_id, seats, bot_seats)
 
     def move(self, game: GameUnderTest, rng: random.Random) -> Attempt | None:
-        """One move by the person to act in ``game``, if a person is to act; None otherwise."""
+        """One move by the person to act in ``game``, if a person is to act; None otherwise.
+
+        When the service does not answer the look at the table (a 5xx, no answer), the person
+        who last saw it was their turn submits from the table they saw, as a player with the
+        page open would: a move is tried during every fault."""
         any_client = next(iter(game.seats.values()))
         detail = any_client.get(f"/api/games/{game.id}/")
-        if not detail.ok or detail.body["status"] != "active":
+        if detail.ok:
+            if detail.body["status"] != "active":
+                return None
+            people = [s for s in detail.body["to_act"] if s in game.seats]
+            if not people:
+                return None
+            mine = game.seats[people[0]].get(f"/api/games/{game.id}/")
+            if mine.ok:
+                self.seen[(game.id, people[0])] = mine.body
+            seat = people[0]
+        elif detail.status in (0, *range(500, 600)):
+            seen = [s for (g, s), view in self.seen.items() if g == game.id and view["legal_actions"]]
+            seat = seen[0] if seen else -1
+        else:
             return None
-        people = [s for s in detail.body["to_act"] if s in game.seats]
-        if not people:
+        view = self.seen.get((game.id, seat))
+        if view is None or not view["legal_actions"]:
             return None
-        mover = game.seats[people[0]]
-        mine = mover.get(f"/api/games/{game.id}/")
-        if not mine.ok or not mine.body["legal_actions"]:
-            return None
+        self.seen[(game.id, seat)] = {**view, "legal_actions": []}  # one try per view seen
         key = uuid.uuid4().hex
         began = time.monotonic()
-        answer = mover.post(
+        answer = game.seats[seat].post(
             f"/api/games/{game.id}/actions/",
-            {"action": rng.choice(mine.body["legal_actions"]), "expected_seq": mine.body["seq"],
+            {"action": rng.choice(view["legal_actions"]), "expected_seq": view["seq"],
              "idempotency_key": key},
         )
         attempt = Attempt(game.id, key, answer.status, time.monotonic() - began)
@@ -502,8 +539,9 @@ class Stack:
         return attempt
 
     def play(self, games: list[GameUnderTest], seconds: float, rng: random.Random, think: float = 0.0,
-             watch: Callable[[], None] | None = None) -> int:
-        """Moves for the people to act, round the games, for ``seconds``; returns moves tried.
+             watch: Callable[[], None] | None = None, until: Callable[[], bool] | None = None) -> int:
+        """Moves for the people to act, round the games, for ``seconds`` or until ``until()``
+        is true; returns moves tried.
 
         After each move a game's person thinks a random 0 to ``think`` seconds before the next
         one: a turn that waits longer than the take-back grace is emailed, so mail is being sent
@@ -511,7 +549,7 @@ class Stack:
         tried = 0
         deadline = time.monotonic() + seconds
         next_move = {game.id: 0.0 for game in games}
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and not (until is not None and until()):
             for game in games:
                 if time.monotonic() < next_move[game.id]:
                     continue
@@ -540,8 +578,10 @@ class Stack:
                                                    f"idempotency_key IN ({keys})")}
         return [failed[k] for k in committed]
 
-    def replay_check(self) -> subprocess.CompletedProcess[str]:
-        return self.manage("replay_check")
+    def replay_check(self, games: list[GameUnderTest] | None = None) -> subprocess.CompletedProcess[str]:
+        """``manage.py replay_check`` for ``games`` (default: every game)."""
+        only = [arg for game in games or [] for arg in ("--game", str(game.id))]
+        return self.manage("replay_check", "--no-progress", *only)
 
     def waiting_turns(self, games: list[GameUnderTest]) -> list[Turn]:
         """Every person who must act now in a running game, with the seq of their last own move."""
@@ -586,6 +626,15 @@ class Stack:
         return int(self.query(f"SELECT count(*) FROM games_outbox WHERE game_id IN ({ids}) "
                               "AND kind = 'turn' AND status = 'pending'")[0][0])
 
+    def mail_quiet(self, games: list[GameUnderTest], timeout: float) -> bool:
+        """Whether the outbox finished every turn email of ``games`` within ``timeout`` seconds."""
+        return wait_for(lambda: self.turn_emails_pending(games) == 0, time.monotonic() + timeout)
+
+    def turn_email_arrived(self) -> Callable[[], bool]:
+        """A check: has a turn email arrived since this call?"""
+        before = len(self.sink.matching(turn_email))
+        return lambda: len(self.sink.matching(turn_email)) > before
+
     def bot_moves(self, games: list[GameUnderTest]) -> int:
         """Bot moves made so far in these games."""
         ids = ",".join(str(game.id) for game in games)
@@ -608,7 +657,7 @@ class Stack:
         return time.monotonic() - began
 
     def check_recovery(
-        self, games: list[GameUnderTest], row: Row, *, back_at: float, attempts_from: int, emails_from: int,
+        self, games: list[GameUnderTest], row: Row, *, back_at: float, since: Phase,
         limit: float = 60.0, crash_duplicates: bool = False,
     ) -> None:
         """What the service promises once a fault has ended (at ``back_at``, a monotonic time),
@@ -616,13 +665,14 @@ class Stack:
 
         - every bot game moves again, and every person waiting for their turn has a turn email,
           within ``limit`` seconds of ``back_at``, with no one restarting anything;
-        - exactly one turn email per waiting turn, and no turn emailed twice since the
-          ``emails_from``-th message; with ``crash_duplicates`` (a crash between the mail
+        - exactly one turn email per waiting turn, and no turn emailed twice since the phase
+          ``since`` began; with ``crash_duplicates`` (a crash between the mail
           server's accept and the commit that records it) a turn may be emailed twice, but
           as the same message (one Message-ID);
-        - no move since the ``attempts_from``-th attempt was committed yet answered with an
-          error; every event replays.
+        - no move since then was committed yet answered with an error; every event of these
+          games replays.
         """
+        attempts_from, emails_from = since.attempts, since.emails
         deadline = back_at + limit
         bots_moved = wait_for(lambda: not self.stalled_bot_games(games), deadline)
         stalled = self.stalled_bot_games(games)
@@ -639,8 +689,7 @@ class Stack:
         if bots_moved and all_emailed:
             row.recovery.append(round(time.monotonic() - back_at, 1))
         # A duplicate would be on its way while the outbox still has a turn email pending.
-        row.expect(wait_for(lambda: self.turn_emails_pending(games) == 0, time.monotonic() + 30),
-                   "turn emails still pending in the outbox 30 s after the checks")
+        row.expect(self.mail_quiet(games, 30), "turn emails still pending 30 s after the checks")
         counts = self.turn_emails(emails_from)
         per_turn = [self.emails_for(turn, counts) for turn in waiting]
         for n in per_turn:
@@ -651,7 +700,9 @@ class Stack:
         ids: dict[tuple[int, int, str], set[str]] = {}
         for key, message_id in self.turn_email_ids(emails_from):
             ids.setdefault(key, set()).add(message_id)
-        twice = {key: n for key, n in counts.items() if n > 1}
+        # Turns emailed twice that an earlier check of this row has not counted yet.
+        twice = {key: n for key, n in counts.items() if n > 1 and key not in row.emailed_twice}
+        row.emailed_twice.update(twice)
         row.turns_emailed_twice += len(twice)
         distinct_ids = sum(1 for key in twice if len(ids[key]) > 1)
         row.duplicates_with_distinct_ids += distinct_ids
@@ -664,11 +715,11 @@ class Stack:
         wrong = self.committed_with_error(attempts_from)
         row.committed_with_error += len(wrong)
         row.expect(not wrong, f"{len(wrong)} committed moves answered with an error: {wrong[:5]}")
-        for attempt in self.attempts[attempts_from:]:
-            if attempt.status >= 500 or attempt.status == 0:
-                row.client_5xx[str(attempt.status) if attempt.status else "no answer"] += 1
-        check = self.replay_check()
-        row.replay(check)
+        for status in self.answers[since.answers:]:
+            if status >= 500 or status == 0:
+                row.client_5xx[str(status) if status else "no answer"] += 1
+        since.answers = len(self.answers)  # each answer counted once, also when checked again
+        row.replay(self.replay_check(games))
 
     def heal(self, games: list[GameUnderTest], row: Row) -> None:
         """Once a test's promise failed with bot games still stuck: restart the workers by hand,
@@ -682,6 +733,16 @@ class Stack:
                 self.kill_supervised(name)
                 self.wait_ready(name, before, timeout=90)
         wait_for(lambda: not self.stalled_bot_games(games), time.monotonic() + 60)
+
+
+class Phase:
+    """Where a stack's client attempts, client answers and received emails stood when a phase
+    of a test began."""
+
+    def __init__(self, stack: Stack) -> None:
+        self.attempts = len(stack.attempts)
+        self.emails = len(stack.sink.received())
+        self.answers = len(stack.answers)
 
 
 @dataclass
@@ -701,6 +762,7 @@ class Row:
     emails_per_waiting_turn: Counter[str] = field(default_factory=Counter)
     turns_emailed_twice: int = 0
     duplicates_with_distinct_ids: int = 0
+    emailed_twice: set[tuple[int, int, str]] = field(default_factory=set)
     stalled_games: int = 0
     replay_checks: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
