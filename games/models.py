@@ -307,6 +307,9 @@ class Notification(models.Model):
 
     A row is created before the email goes out; ``sent_at`` is set once the mail server took
     it. The unique key means a retried or duplicated task finds the row and sends nothing twice.
+    ``claimed_at`` marks a sender talking to the mail server right now (no lock is held while
+    it does): others leave the row alone for ``EMAIL_CLAIM_SECONDS``, after which the claim of
+    a sender that died mid-send is taken over (``games.emails.sending``).
     """
 
     class Kind(models.TextChoices):
@@ -331,6 +334,7 @@ class Notification(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
+    claimed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints: ClassVar[list[models.BaseConstraint]] = [
@@ -378,6 +382,9 @@ class Outbox(models.Model):
         SEAT_TO_BOT = "seat_to_bot", "Seat-to-bot emails"
         GAME_OVER = "game_over", "Game-over emails"
         INVITATION = "invitation", "Invitation email"
+        ANSWER = "answer", "Answer to an emailed reply"
+        SEATS_FILLED = "seats_filled", "Every-seat-taken email"
+        DIGEST = "digest", "Daily digest"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -386,11 +393,16 @@ class Outbox(models.Model):
 
     # No index of its own: the unique ``outbox_once`` starts with it (one index less to
     # write on every move).
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", db_index=False)
+    # None for what belongs to no game (a daily digest).
+    game = models.ForeignKey(Game, null=True, on_delete=models.CASCADE, related_name="+", db_index=False)
     kind = models.CharField(max_length=16, choices=Kind.choices)
     # What the effect is about: the seq of the event it follows (game emails and bot moves),
-    # the game's final seq (game over) or the invitation's id.
+    # the game's final seq (game over), the invitation's id, the last seat taken (seats
+    # filled), the answered message's digest (its first 60 bits) or, for a digest, the user
+    # and the day (user id x 10^8 + YYYYMMDD). One row per (game, kind, key).
     key = models.PositiveBigIntegerField()
+    # What the task needs beyond the key (an answer to a reply, a digest's user and day).
+    payload = models.JSONField(null=True, blank=True)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     # When the relay publishes it next: at first the time it is due, then one lease later.
     due_at = models.DateTimeField()
@@ -402,6 +414,10 @@ class Outbox(models.Model):
     class Meta:
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["game", "kind", "key"], name="outbox_once"),
+            # NULLs are distinct in a unique index: rows of no game need one of their own.
+            models.UniqueConstraint(
+                fields=["kind", "key"], name="outbox_once_without_game", condition=Q(game__isnull=True)
+            ),
         ]
         indexes: ClassVar[list[models.Index]] = [
             # The relay: pending rows by due time (done rows leave the index).

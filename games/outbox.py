@@ -27,6 +27,7 @@ from datetime import datetime, timedelta
 from functools import cache
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Exists, F, OuterRef, Q, QuerySet
@@ -39,26 +40,34 @@ log = logging.getLogger(__name__)
 Kind = Outbox.Kind
 Status = Outbox.Status
 
-# Which task each kind of row becomes, and its arguments: "game, key", "game" or "key".
+# Which task each kind of row becomes, by name (the outbox imports no tasks module: the relay
+# publishes by name, and the task routes send mail tasks to the mail queue), and what it takes:
+# "game, key", "game", "key" or "payload" (the row's payload as keyword arguments).
 TASKS: dict[str, tuple[str, str]] = {
-    Kind.BOT_MOVE: ("bot_move", "game, key"),
-    Kind.TURN: ("notify_turn", "game, key"),
-    Kind.REMINDER: ("notify_reminder", "game, key"),
-    Kind.TIMEOUT: ("notify_timeout", "game, key"),
-    Kind.SEAT_TO_BOT: ("notify_seat_to_bot", "game, key"),
-    Kind.GAME_OVER: ("notify_game_over", "game"),
-    Kind.INVITATION: ("send_invitation_email", "key"),
+    Kind.BOT_MOVE: ("games.bot_move", "game, key"),
+    Kind.TURN: ("games.notify_turn", "game, key"),
+    Kind.REMINDER: ("games.notify_reminder", "game, key"),
+    Kind.TIMEOUT: ("games.notify_timeout", "game, key"),
+    Kind.SEAT_TO_BOT: ("games.notify_seat_to_bot", "game, key"),
+    Kind.GAME_OVER: ("games.notify_game_over", "game"),
+    Kind.INVITATION: ("games.send_invitation", "key"),
+    Kind.SEATS_FILLED: ("games.seats_filled", "game"),
+    Kind.ANSWER: ("games.answer_reply", "payload"),
+    Kind.DIGEST: ("games.send_digest", "payload"),
 }
+RELAY_TASK = "games.relay"
 
 
 @dataclass(frozen=True)
 class Effect:
-    """One row to write: ``kind`` for ``game_id`` about ``key``, due ``delay`` seconds after now."""
+    """One row to write: ``kind`` for ``game_id`` (None: no game) about ``key``, due ``delay``
+    seconds after now, with what its task needs beyond the key in ``payload``."""
 
     kind: str
-    game_id: int
+    game_id: int | None
     key: int
     delay: float = 0
+    payload: dict[str, Any] | None = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -66,16 +75,18 @@ class Effect:
 
 
 @cache
-def _insert_sql(rows: int) -> str:
+def _insert_sql(rows: int, with_game: bool) -> str:
     """One INSERT for ``rows`` rows. A row that exists already is left alone, unless it was
     given up: then it is pending again (a timeout re-queues a bot seat whose move was lost,
-    the repair sweep a missing effect). The same SQL on PostgreSQL and SQLite (3.24+)."""
+    the repair sweep a missing effect). The same SQL on PostgreSQL and SQLite (3.24+); rows of
+    no game meet their own unique index (a partial one, hence its WHERE)."""
     table = connection.ops.quote_name(Outbox._meta.db_table)
-    columns = "game_id, kind, key, status, due_at, attempts, created_at"
-    values = ", ".join(["(%s, %s, %s, %s, %s, 0, %s)"] * rows)
+    columns = "game_id, kind, key, payload, status, due_at, attempts, created_at"
+    values = ", ".join(["(%s, %s, %s, %s, %s, %s, 0, %s)"] * rows)
+    target = "(game_id, kind, key)" if with_game else "(kind, key) WHERE game_id IS NULL"
     return (
         f"INSERT INTO {table} ({columns}) VALUES {values}"
-        " ON CONFLICT (game_id, kind, key) DO UPDATE"
+        f" ON CONFLICT {target} DO UPDATE"
         " SET status = excluded.status, due_at = excluded.due_at, attempts = 0, published_at = NULL"
         f" WHERE {table}.status = '{Status.FAILED.value}'"
     )
@@ -84,21 +95,27 @@ def _insert_sql(rows: int) -> str:
 def add(effects: Iterable[Effect]) -> None:
     """Write ``effects`` in the current transaction and nudge the relay after its commit.
 
-    Plain SQL, one statement: this runs on every move, and the ORM's bulk_create costs more
-    to build than the insert takes."""
+    Plain SQL, one statement (two when some rows belong to no game): this runs on every move,
+    and the ORM's bulk_create costs more to build than the insert takes."""
     effects = list(effects)
     if not effects:
         return
     now = timezone.now()
-    params: list[Any] = []
-    for effect in effects:
-        due = now + timedelta(seconds=effect.delay)
-        params += [
-            effect.game_id, str(effect.kind), effect.key, Status.PENDING.value,
-            connection.ops.adapt_datetimefield_value(due), connection.ops.adapt_datetimefield_value(now),
-        ]
-    with connection.cursor() as cursor:
-        cursor.execute(_insert_sql(len(effects)), params)
+    payload_field = Outbox._meta.get_field("payload")
+    for with_game in (True, False):
+        group = [effect for effect in effects if (effect.game_id is not None) == with_game]
+        if not group:
+            continue
+        params: list[Any] = []
+        for effect in group:
+            due = now + timedelta(seconds=effect.delay)
+            params += [
+                effect.game_id, str(effect.kind), effect.key,
+                payload_field.get_db_prep_save(effect.payload, connection), Status.PENDING.value,
+                connection.ops.adapt_datetimefield_value(due), connection.ops.adapt_datetimefield_value(now),
+            ]
+        with connection.cursor() as cursor:
+            cursor.execute(_insert_sql(len(group), with_game), params)
     _nudge_after_commit(now, {effect.delay for effect in effects})
 
 
@@ -119,17 +136,16 @@ def _nudge_after_commit(now: datetime, delays: set[float]) -> None:
 def publish_relay(*, up_to: datetime | None = None, countdown: float = 0) -> bool:
     """Publish one ``games.relay`` task, once, without retrying: this runs in requests, which
     must not wait for a broker that is down. Returns whether the broker took it."""
-    from games import tasks
-
+    relay_task = task_named(RELAY_TASK)
     try:
         if up_to is None and not countdown:
             # A plain message, not one with an ETA that a worker would hold on a timer.
-            tasks.relay.apply_async(retry=False)
+            relay_task.apply_async(retry=False)
         else:
             kwargs = {"up_to": up_to.isoformat()} if up_to is not None else {}
-            tasks.relay.apply_async(kwargs=kwargs, countdown=countdown, retry=False)
+            relay_task.apply_async(kwargs=kwargs, countdown=countdown, retry=False)
     except Exception as exc:
-        if tasks.relay.app.conf.task_always_eager:
+        if current_app.conf.task_always_eager:
             raise  # the relay ran in-process: its errors are the tasks' own, not the broker's
         # Each transport fails in its own way (kombu's, redis-py's, socket errors); none
         # may turn a committed change into an error.
@@ -172,9 +188,10 @@ def relay(*, up_to: datetime | None = None, limit: int | None = None) -> int:
 class _Row:
     pk: int
     kind: str
-    game_id: int
+    game_id: int | None
     key: int
     attempts: int
+    payload: dict[str, Any] | None
 
 
 def _claim(now: datetime, horizon: datetime, limit: int) -> list[_Row]:
@@ -186,7 +203,7 @@ def _claim(now: datetime, horizon: datetime, limit: int) -> list[_Row]:
             Outbox.objects.select_for_update(skip_locked=True)
             .filter(status=Status.PENDING, due_at__lte=horizon)
             .order_by("due_at")
-            .values_list("pk", "kind", "game_id", "key", "attempts")[:limit]
+            .values_list("pk", "kind", "game_id", "key", "attempts", "payload")[:limit]
         )
         rows = [_Row(*values) for values in due]
         spent = [row for row in rows if row.attempts >= settings.OUTBOX_MAX_ATTEMPTS]
@@ -220,12 +237,22 @@ def _unclaim(pks: list[int], now: datetime) -> None:
 
 
 def _publish(row: _Row) -> None:
-    from games import tasks
-
+    """Publish ``row``'s task by its name (the app's registry: eager in tests, routed to its
+    queue by ``CELERY_TASK_ROUTES`` otherwise)."""
     name, takes = TASKS[row.kind]
-    task = getattr(tasks, name)
-    args = {"game, key": [row.game_id, row.key], "game": [row.game_id], "key": [row.key]}[takes]
-    task.apply_async(args=args, kwargs={"outbox_id": row.pk})
+    args = {
+        "game, key": [row.game_id, row.key], "game": [row.game_id], "key": [row.key], "payload": [],
+    }[takes]
+    kwargs: dict[str, Any] = dict(row.payload or {}) if takes == "payload" else {}
+    task_named(name).apply_async(args=args, kwargs={**kwargs, "outbox_id": row.pk})
+
+
+def task_named(name: str) -> Any:
+    """The app's task called ``name``. A web process has not imported the tasks modules (a
+    worker imports them at start): the first lookup there has the app discover them."""
+    if name not in current_app.tasks:
+        current_app.loader.import_default_modules()
+    return current_app.tasks[name]
 
 
 # ---------------------------------------------------------------------------------------------

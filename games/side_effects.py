@@ -9,10 +9,14 @@ moved past that seq, so each is safe to run twice.
 
 from __future__ import annotations
 
+from datetime import date
+from typing import Any
+
 from django.conf import settings
+from django.db import transaction
 
 from games import outbox
-from games.models import Event, Game, Invitation
+from games.models import Event, Game, Invitation, Seat
 
 Kind = outbox.Kind
 
@@ -48,3 +52,29 @@ def after_timeouts(game: Game, events: list[Event]) -> None:
 def after_invitations(invitations: list[Invitation]) -> None:
     """The invitation emails (the invitation rows are in the same transaction)."""
     outbox.add(outbox.Effect(Kind.INVITATION, i.game_id, i.pk) for i in invitations)
+
+
+def after_seats_filled(game: Game, last_seat: Seat) -> None:
+    """The creator's "every seat is taken" email, ``SEATS_FILLED_EMAIL_DELAY_SECONDS`` after the
+    last seat was taken (a creator who starts the game meanwhile is not emailed; one whose game
+    started by itself hears that it started). Keyed by the last seat: a seat left and taken
+    again fills the game anew, and the email itself still goes once (its Notification)."""
+    delay = settings.SEATS_FILLED_EMAIL_DELAY_SECONDS
+    outbox.add([outbox.Effect(Kind.SEATS_FILLED, game.pk, last_seat.pk, delay)])
+
+
+def after_reply(answer: dict[str, Any], *, game_id: int, digest: str) -> None:
+    """The answer to an emailed reply. Keyed by the answered message's digest, so a message
+    delivered twice is answered once."""
+    outbox.add([outbox.Effect(Kind.ANSWER, game_id, int(digest[:15], 16), payload={"answer": answer})])
+
+
+def digests(user_ids: list[int], day: date) -> None:
+    """The daily digests of ``day`` for ``user_ids``: one row per person and day."""
+    stamp = int(day.strftime("%Y%m%d"))
+    with transaction.atomic():
+        outbox.add(
+            outbox.Effect(Kind.DIGEST, None, user_id * 10**8 + stamp,
+                          payload={"user_id": user_id, "day": day.isoformat()})
+            for user_id in user_ids
+        )

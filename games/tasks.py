@@ -23,7 +23,7 @@ from django import db
 from django.conf import settings
 from django.utils import timezone
 
-from games import emails, outbox
+from games import emails, outbox, side_effects
 
 log = logging.getLogger(__name__)
 
@@ -134,44 +134,36 @@ def send_invitation_email(self: Task, invitation_id: int, outbox_id: int | None 
 
 
 @shared_task(bind=True, base=OutboxTask, name="games.answer_reply", acks_late=True)
-def answer_reply(self: Task, answer: dict[str, Any]) -> bool:
+def answer_reply(self: Task, answer: dict[str, Any], outbox_id: int | None = None) -> bool:
     """The answer to an emailed reply (games/inbound/answers.py), once."""
     from games.inbound import answers
 
-    return bool(_sending(self, lambda: answers.send(answers.from_task(answer)), None))
+    return bool(_sending(self, lambda: answers.send(answers.from_task(answer)), outbox_id))
 
 
 @shared_task(bind=True, base=OutboxTask, name="games.send_digest", acks_late=True)
-def send_digest(self: Task, user_id: int, day: str) -> bool:
+def send_digest(self: Task, user_id: int, day: str, outbox_id: int | None = None) -> bool:
     """One user's digest for ``day`` (ISO date)."""
     the_day = date.fromisoformat(day)
-    return bool(_sending(self, lambda: emails.send_digest(user_id=user_id, day=the_day), None))
+    return bool(_sending(self, lambda: emails.send_digest(user_id=user_id, day=the_day), outbox_id))
 
 
 @shared_task(base=OutboxTask, name="games.daily_digest")
 def daily_digest() -> int:
-    """Beat, once a day: one digest task per person who chose the digest and has a game waiting."""
-    day = timezone.now().date().isoformat()
+    """Beat, once a day: a digest row in the outbox for each person who chose the digest and
+    has a game waiting; returns how many."""
     recipients = emails.digest_recipients()
-    for user_id in recipients:
-        send_digest.delay(user_id, day)
+    side_effects.digests(recipients, timezone.now().date())
     return len(recipients)
 
 
-@shared_task(bind=True, base=OutboxTask, name="games.seats_filled_emails", ignore_result=False)
-def seats_filled_emails(self: Task) -> int:
-    """Beat, every minute: the creator of each game whose last seat was taken (and that they
-    have not started) hears it, once (issue 17); returns the emails sent. A failed send is
-    found again by the next run (no Notification sent for it yet)."""
-    from games.seats_filled import creators_to_tell, send_seats_filled
+@shared_task(bind=True, base=OutboxTask, name="games.seats_filled", acks_late=True)
+def seats_filled(self: Task, game_id: int, outbox_id: int | None = None) -> bool:
+    """The creator of ``game_id`` hears that its last seat was taken (or that it started by
+    itself), once, if the game still waits for them."""
+    from games.seats_filled import send_seats_filled
 
-    sent = 0
-    for game_id in creators_to_tell():
-        try:
-            sent += send_seats_filled(game_id=game_id)
-        except emails.SEND_ERRORS as exc:
-            log.warning("seats-filled email for game %s failed: %s; the next run tries again", game_id, exc)
-    return sent
+    return bool(_sending(self, lambda: send_seats_filled(game_id=game_id), outbox_id))
 
 
 @shared_task(base=OutboxTask, name="games.turn_emails_for_leavers", ignore_result=False)

@@ -58,6 +58,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a request that met a lost database connection answers 503 (a GET runs once more).
+    "games.unavailable.DatabaseUnavailableMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Before anything reads the session, a token or a form: a NUL is refused with a 400.
     "games.middleware.RefuseNulMiddleware",
@@ -107,6 +109,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 else:
     DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = env_int("DB_CONNECT_TIMEOUT", 5)
 DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME")}
+# A persistent connection broken by a database restart is found (a cheap check when a request
+# first uses it) and replaced, instead of failing that request.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -405,6 +410,15 @@ EMAIL_RETRY_BASE_SECONDS = env_int("EMAIL_RETRY_BASE_SECONDS", 30)
 # The cap stays below the broker's visibility timeout (see CELERY_BROKER_TRANSPORT_OPTIONS).
 EMAIL_RETRY_MAX_SECONDS = env_int("EMAIL_RETRY_MAX_SECONDS", 600)
 EMAIL_MAX_RETRIES = env_int("EMAIL_MAX_RETRIES", 12)
+# A sender claims an email's Notification row, commits, and talks to the mail server with no
+# lock or transaction open (games/emails/sending.py). Other senders leave a claim alone this
+# long; an older one is a sender that died mid-send, and the email goes again (same
+# Message-ID). An SMTP conversation is several commands, each allowed EMAIL_TIMEOUT: ten of
+# them by default, so a slow but working server is not sent to twice.
+_SMTP_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
+EMAIL_CLAIM_SECONDS = env_int("EMAIL_CLAIM_SECONDS", 10 * _SMTP_TIMEOUT if EMAIL_HOST else 30)
+if EMAIL_CLAIM_SECONDS < 1 or (EMAIL_HOST and EMAIL_CLAIM_SECONDS < 3 * _SMTP_TIMEOUT):
+    raise ConfigError("EMAIL_CLAIM_SECONDS must be at least 1, and three times EMAIL_TIMEOUT with SMTP")
 # Other tasks retry what is transient (the database or broker restarting) after 1, 2, 4 ...
 # seconds (jittered), at most this long apart, this many times; the outbox covers the rest.
 if CELERY_VISIBILITY_TIMEOUT <= EMAIL_RETRY_MAX_SECONDS:
@@ -436,8 +450,6 @@ def _every(task: str, seconds: int) -> dict[str, Any]:
 CELERY_BEAT_SCHEDULE = {
     "sweep": _every("games.sweep", SWEEP_INTERVAL_SECONDS),
     "outbox-relay": _every("games.relay", OUTBOX_RELAY_SECONDS),
-    # Issue 17: the creator of a game whose last seat was taken, if they have not started it.
-    "seats-filled-emails": _every("games.seats_filled_emails", SWEEP_INTERVAL_SECONDS),
     # Issue 17: turn emails for players who were at the table when their turn came and left.
     "turn-emails-for-leavers": _every("games.turn_emails_for_leavers", SWEEP_INTERVAL_SECONDS),
     "daily-digest": {"task": "games.daily_digest", "schedule": crontab(minute=0, hour=DIGEST_HOUR_UTC)},

@@ -8,3 +8,6 @@ urlpatterns = [
     path("api/", include("games.api.urls")),
     path("", include("games.urls")),
 ]
+
+# An outage met outside a view (in a middleware) is a 503 as well (games/unavailable.py).
+handler500 = "games.unavailable.server_error"

@@ -2,8 +2,9 @@
 
 Service errors carry their own code, status and extras (a stale ``expected_seq`` adds
 ``current_seq``); DRF's own exceptions, Django's 404 and its refusals of unreadable bodies
-(too large: 413) are mapped to codes here, and an unexpected exception becomes a logged JSON
-500 instead of an HTML page.
+(too large: 413) are mapped to codes here, a lost database connection is a 503 ``unavailable``
+with ``Retry-After``, and an unexpected exception becomes a logged JSON 500 instead of an HTML
+page.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
+from games import unavailable
 from games.services.errors import ServiceError, Throttled
 from games.throttling import in_words, retry_after
 
@@ -78,6 +80,14 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
             status=exc.status,
             headers={"Retry-After": str(wait)} if wait is not None else None,
         )
+    if unavailable.is_lost(exc):
+        # The database went away (a restart): a 503 the client may retry, not a 500. The
+        # site's middleware runs a GET once more before answering it (games/unavailable.py).
+        set_rollback()
+        logger.warning("database unavailable in %s: %s", getattr(context.get("request"), "path", "?"), exc)
+        response = Response(unavailable.api_body(), status=status.HTTP_503_SERVICE_UNAVAILABLE)
+        unavailable.mark_api_response(response)
+        return response
     if isinstance(exc, RequestDataTooBig):
         # Django's own size check (DATA_UPLOAD_MAX_MEMORY_SIZE), met when the body is read.
         return Response(

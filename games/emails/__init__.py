@@ -17,12 +17,14 @@ Game emails (a timeout, a seat handed to a bot, game over) go to every person se
 game whose preference is not ``none``.
 
 Sending is idempotent: a ``Notification`` row keyed (user, game, kind, key) is created before
-the email goes out and ``sent_at`` is set once the mail server took it. The row is locked
-while sending, so a duplicated or retried task finds it and sends nothing twice.
+the email goes out and ``sent_at`` is set once the mail server took it. A sender claims the
+row in a short transaction and talks to the mail server with no lock or transaction open; a
+duplicated or retried task finds the row sent, or claimed and backs off (see ``sending``).
+Every email's Message-ID is fixed by its row, so a resend after a crash is the same message.
 
 Turn emails and reminders are for one turn, the game's seq: each goes only to a seat to act
-at that seq, and only while the game is still there, checked under a share lock on the game
-row just before the mail server is handed the email (a move waits for that send to finish).
+at that seq, and only while the game is still there, checked in the claiming transaction
+under a share lock on the game row (a move waits for that check, never for the mail server).
 An email for a turn that has passed is dropped, so the player's next turn email is not held
 back by it.
 
@@ -49,7 +51,6 @@ from games.emails.game_events import (  # noqa: F401
 )
 from games.emails.invitations import (  # noqa: F401
     invitation_url,
-    send_invitation,
     send_invitation_now,
 )
 from games.emails.rendering import (  # noqa: F401
@@ -68,7 +69,12 @@ from games.emails.rendering import (  # noqa: F401
 from games.emails.sending import (  # noqa: F401
     SEND_ERRORS,
     Kind,
+    SendInProgress,
     deliver_once,
+    message_id,
+    message_id_domain,
+    notification_message_id,
+    with_message_id,
 )
 from games.emails.turns import (  # noqa: F401
     _game_at,

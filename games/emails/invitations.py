@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.core.mail import EmailMultiAlternatives
 
 from games.emails.rendering import render
-from games.emails.sending import SEND_ERRORS, Kind, deliver_once
+from games.emails.sending import SEND_ERRORS, Kind, deliver_once, message_id, with_message_id
 from games.models import Invitation, person_name
 
 log = logging.getLogger(__name__)
@@ -17,13 +17,6 @@ log = logging.getLogger(__name__)
 
 def invitation_url(invitation: Invitation) -> str:
     return f"{settings.SITE_URL}/invite/{invitation.token}/"
-
-
-def send_invitation(invitation: Invitation) -> None:
-    """Queue the invitation email in the outbox; it goes out once the current transaction commits."""
-    from games import side_effects
-
-    side_effects.after_invitations([invitation])
 
 
 def send_invitation_now(*, invitation_id: int) -> bool:
@@ -37,8 +30,8 @@ def send_invitation_now(*, invitation_id: int) -> bool:
     user = accounts.order_by("pk").first()
 
     def build() -> EmailMultiAlternatives:
-        from games.inbound.addresses import invitation_address, replies_enabled
-        from games.inbound.moves import with_reply_to
+        from games.emails.addresses import invitation_address, replies_enabled
+        from games.emails.replies import with_reply_to
 
         context = {
             "game": game,
@@ -56,8 +49,10 @@ def send_invitation_now(*, invitation_id: int) -> bool:
         return with_reply_to(message, context)
 
     if user is None:
+        # No Notification row without an account: the id is the invitation's, so a retried
+        # send is the same message too.
         try:
-            build().send()
+            with_message_id(build(), message_id(Kind.INVITATION, f"i{invitation.pk}")).send()
         except SEND_ERRORS as exc:
             log.warning("sending invitation %s failed: %s", invitation_id, exc)
             raise

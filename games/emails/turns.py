@@ -27,10 +27,10 @@ def _people_to_act(game: Game) -> list[Seat]:
 
 def _game_at(game: Game, seq: int, position: int) -> Callable[[], bool]:
     """A check, for ``deliver_once``: is ``game`` still at ``seq`` with a person at ``position``
-    to act? It takes a share lock on the game row, held until the send is over: a move in the
-    game (which locks the row for update) waits, so the turn cannot end mid-send; email tasks
-    for the same game do not wait for each other. (SQLite: the transaction holds the database's
-    write lock already.)"""
+    to act? It runs in ``deliver_once``'s short claiming transaction and takes a share lock on
+    the game row until that commits, before the mail server is talked to: a move in progress
+    is waited for, a move never waits for the mail server; email tasks for the same game do
+    not wait for each other. (SQLite: the transaction holds the database's write lock.)"""
     table = connection.ops.quote_name(Game._meta.db_table)
     lock = " FOR SHARE" if connection.features.has_select_for_update else ""
     sql = f"SELECT seq, status FROM {table} WHERE id = %s{lock}"
@@ -85,7 +85,7 @@ def send_turn_emails(*, game_id: int, seq: int) -> int:
             continue
 
         def build(user: User = user, seat: Seat = seat, since: int = since) -> EmailMultiAlternatives:
-            from games.inbound.moves import reply_context, with_reply_to
+            from games.emails.replies import reply_context, with_reply_to
 
             context = _game_context(user, game, seat.position, seq, after=since)
             # The numbered moves and the signed address a reply with a number goes to.

@@ -1,9 +1,8 @@
-"""Playing by mail: replies to the service's emails are moves (issue 16).
+"""Playing by mail: replies to the service's emails are moves.
 
-- ``addresses``: the signed Reply-To addresses of turn emails (game, seat, seq) and of
-  invitations.
-- ``moves``: a seat's legal moves numbered the way its table groups them, recomputed from
-  the state at a seq, so a number in a reply maps back to one action without storing anything.
+The signed Reply-To addresses (``games.emails.addresses``) and the numbered moves of a turn
+email (``games.emails.replies``) belong to the outgoing mail; this package reads what comes
+back:
 - ``parse``: reading an incoming message: automatic replies, the sender, the reply's own text
   (quotes and signature removed by mail-parser-reply) and the command in it.
 - ``handle``: what a reply does, through the same services as the web (``action_submit``,

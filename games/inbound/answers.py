@@ -1,8 +1,8 @@
 """The answers a reply gets: a short confirmation, "the game has moved on", or what went wrong
 with the moves listed again.
 
-An answer is queued as a Celery task once the reply's transaction commits and rendered when
-it is sent, from the game as it is then (so the moves it lists are the current ones, with a
+An answer is an outbox row written in the reply's transaction (sent after it commits) and
+rendered when it is sent, from the game as it is then (so the moves it lists are the current ones, with a
 reply address for the current position). Each is sent once: a ``Notification`` row keyed by
 the answered message's digest (``games.emails.deliver_once``), so a message delivered twice is
 answered once. Answers carry ``Auto-Submitted: auto-replied`` (RFC 3834), which well-behaved
@@ -20,8 +20,8 @@ from django.core.cache import cache
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 
-from games import emails
-from games.inbound.moves import reply_context, with_reply_to
+from games import emails, side_effects
+from games.emails.replies import reply_context, with_reply_to
 from games.models import Event, Game, Invitation, Notification
 
 PLAYED = "played"
@@ -58,17 +58,14 @@ class Answer:
 
 
 def queue(answer: Answer) -> None:
-    """Send ``answer`` once the current transaction commits (at once outside one)."""
+    """Owe ``answer``: an outbox row in the current transaction (sent once it commits). An
+    answer about a game that does not exist is not owed (``send`` would find nothing to say)."""
     if answer.kind not in KINDS:
         raise ValueError(f"unknown answer kind {answer.kind!r}")
-    data = asdict(answer)
-
-    def send_later() -> None:
-        from games import tasks
-
-        tasks.answer_reply.delay(data)
-
-    transaction.on_commit(send_later)
+    if not Game.objects.filter(pk=answer.game_id).exists():
+        return
+    with transaction.atomic():
+        side_effects.after_reply(asdict(answer), game_id=answer.game_id, digest=answer.key)
 
 
 def _subject(answer: Answer, game: Game) -> str:
@@ -144,7 +141,10 @@ def _send_sign_up(answer: Answer, game: Game) -> bool:
         "reply_answer", to=answer.to, subject=_subject(answer, game), context=context, user=None
     )
     try:
-        _mark_as_answer(message, answer).send()
+        # No Notification row without an account: the id is the answered message's digest,
+        # so a retried send is the same message, as for every other email.
+        marked = _mark_as_answer(message, answer)
+        emails.with_message_id(marked, emails.message_id(SIGN_UP, answer.key[:32])).send()
     except emails.SEND_ERRORS:
         cache.delete(remembered)
         raise

@@ -28,11 +28,11 @@ from email.utils import parseaddr
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
+from games.emails.addresses import InvitationAddress, MoveAddress, ReplyAddress, read_address
+from games.emails.replies import numbered_moves
 from games.inbound import answers
-from games.inbound.addresses import InvitationAddress, MoveAddress, ReplyAddress, read_address
 from games.inbound.answers import Answer
 from games.inbound.limits import max_bytes, sender_allowed
-from games.inbound.moves import numbered_moves
 from games.inbound.parse import (
     Command,
     automatic_reason,

@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import engine
-from games import safejson
+from games import safejson, side_effects
 from games.models import Event, Game, Seat
 from games.services.append import append_event
 from games.services.errors import Conflict, Forbidden, InvalidInput, NotFound
@@ -190,10 +190,12 @@ def take_free_seat(game: Game, user: User) -> Seat:
     if not free:
         raise Conflict("Every seat of this game is taken.")
     seat = Seat.objects.create(game=game, position=free[0], user=user)
-    if len(free) == 1 and game.auto_start:
-        # Issue 17: the last seat taken starts the game at once, in the same transaction.
-        game_start(game_id=game.pk, by=game.created_by)
-        seat.refresh_from_db()
+    if len(free) == 1:
+        side_effects.after_seats_filled(game, seat)
+        if game.auto_start:
+            # The last seat taken starts the game at once, in the same transaction.
+            game_start(game_id=game.pk, by=game.created_by)
+            seat.refresh_from_db()
     return seat
 
 

@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core import mail
 
-from games.inbound.addresses import InvitationAddress, read_address
+from games.emails.addresses import InvitationAddress, read_address
 from games.models import Game, Invitation, Seat
 from games.services import game_create, invitation_create
 from tests.inbound.helpers import OnCommit, answers_to, client_reply, deliver, people, reply_address, sent

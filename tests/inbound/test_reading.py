@@ -10,7 +10,7 @@ import pytest
 from django.core import mail
 from pytest_django.fixtures import Settings as SettingsWrapper
 
-from games.inbound.addresses import (
+from games.emails.addresses import (
     SIGNATURE_CHARS,
     InvitationAddress,
     MoveAddress,

@@ -8,8 +8,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.core import mail
 
-from games.inbound.addresses import move_address
-from games.inbound.moves import numbered_moves
+from games.emails.addresses import move_address
+from games.emails.replies import numbered_moves
 from games.models import Event, Game, Notification
 from games.services import action_submit
 from tests.inbound.helpers import (

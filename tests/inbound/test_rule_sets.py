@@ -12,8 +12,8 @@ import pytest
 from django.core import mail
 
 import engine
-from games.inbound.addresses import MoveAddress, read_address
-from games.inbound.moves import numbered_moves
+from games.emails.addresses import MoveAddress, read_address
+from games.emails.replies import numbered_moves
 from games.models import Event, Game, Seat
 from games.services import load_state, rules_for
 from tests.inbound.helpers import (

@@ -17,7 +17,7 @@ import pytest
 from django.core.management import call_command
 from pytest_django.fixtures import Settings as SettingsWrapper
 
-from games.inbound.addresses import MoveAddress, read_address
+from games.emails.addresses import MoveAddress, read_address
 from games.inbound.compose import reply_to
 from games.models import Event, Game, Notification, Seat
 from tests import realservers

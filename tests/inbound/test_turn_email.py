@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.inbound.addresses import MoveAddress, read_address
+from games.emails.addresses import MoveAddress, read_address
 from games.services import load_state, rules_for
 from games.tables import table_for
 from tests.inbound.helpers import (

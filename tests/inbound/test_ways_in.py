@@ -21,7 +21,7 @@ from django.http import HttpResponseBase
 from django.test import Client
 from pytest_django.fixtures import Settings as SettingsWrapper
 
-from games.inbound.addresses import read_address
+from games.emails.addresses import read_address
 from games.inbound.parse import parse
 from games.mail import outbox_entries
 from games.models import Event, Game

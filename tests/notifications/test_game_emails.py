@@ -10,8 +10,8 @@ from django.test import Client
 from django.utils import timezone
 from pytest_django.fixtures import Settings as SettingsWrapper
 
-from games import tasks
-from games.emails import send_invitation, unsubscribe_token
+from games import side_effects, tasks
+from games.emails import unsubscribe_token
 from games.models import Event, Game, Invitation, Notification, PlayerProfile, Seat
 from games.services import game_create
 from tests.notifications.helpers import (
@@ -108,7 +108,7 @@ def test_invitation_email_with_join_link(django_capture_on_commit_callbacks: OnC
     with django_capture_on_commit_callbacks(execute=True):
         invitation = Invitation.objects.create(game=game, email="newcomer@example.test",
                                                token=secrets.token_urlsafe(16), invited_by=anne)
-        send_invitation(invitation)
+        side_effects.after_invitations([invitation])
     messages = sent()
     expected = [(["newcomer@example.test"], "anne invites you to Skull Bay")]
     assert [(m.to, m.subject) for m in messages] == expected
@@ -123,8 +123,8 @@ def test_invitation_to_an_existing_player_is_sent_once(django_capture_on_commit_
     game = game_create(creator=anne, rules_id="pirates", players=3)
     invitation = Invitation.objects.create(game=game, email=bart.email, token="tok-bart", invited_by=anne)
     with django_capture_on_commit_callbacks(execute=True):
-        send_invitation(invitation)
-        send_invitation(invitation)
+        side_effects.after_invitations([invitation])
+        side_effects.after_invitations([invitation])
     assert [m.to for m in sent()] == [[bart.email]]  # invitations go even with "none"
     assert sent()[0].extra_headers["List-Unsubscribe"].startswith(f"<{SITE}/unsubscribe/")
 

@@ -1,7 +1,7 @@
 """Turn emails for their turn (issue 11.6): the email for (game, seq) goes only to a seat that is
-to act at that seq, and only while the game is still there (checked under the game's lock just
-before sending). An email whose turn passed is dropped, and does not hold back the player's
-email for the turn they are actually at."""
+to act at that seq, and only while the game is still there (checked under the game's lock in the
+short transaction that claims the email, before sending). An email whose turn passed is
+dropped, and does not hold back the player's email for the turn they are actually at."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from django.core.mail import EmailMultiAlternatives
 
 from engine.bots import choose_action
 from games import emails, outbox
-from games.models import Event, Game, Notification, Outbox, Seat
+from games.models import Game, Notification, Outbox, Seat
 from games.services import action_submit, game_create, game_start, load_state, rules_for, seat_join
 from tests.conftest import CeleryWorker
 from tests.notifications.helpers import OnCommit, make_user, person_to_act, sent, start_game
@@ -48,20 +48,17 @@ def assert_each_went_to_a_seat_to_act_at_its_seq(game: Game) -> None:
         assert seat_of[user_id] in to_act, f"user {user_id} emailed for seq {seq}, when {to_act} were to act"
 
 
-def assert_each_went_out_before_its_turn_ended(game: Game) -> None:
-    """Sent while the game was at its seq: before the next event was written."""
-    ended = dict(Event.objects.filter(game=game).values_list("seq", "created_at"))
-    for note in Notification.objects.filter(game=game, kind=Kind.TURN, sent_at__isnull=False):
-        next_event = ended.get(int(note.key) + 1)
-        assert note.sent_at is not None
-        assert next_event is None or note.sent_at < next_event, f"seq {note.key} emailed after it ended"
-
-
 def assert_the_person_to_act_was_emailed_for_this_turn(game: Game) -> None:
     waiting = person_to_act(game)
     since = emails.last_own_move(game, waiting.position)
     mine = [seq for user_id, seq in turn_emails_sent(game) if user_id == waiting.user_id]
     assert any(since < seq <= game.seq for seq in mine), (waiting.user_id, since, game.seq, mine)
+
+
+def unfinished_rows(game: Game) -> Any:
+    """Rows of play not done yet (the lobby's seats-filled email is due minutes later)."""
+    rows = Outbox.objects.filter(game=game).exclude(status=Outbox.Status.DONE)
+    return rows.exclude(kind=Outbox.Kind.SEATS_FILLED)
 
 
 @pytest.mark.django_db
@@ -76,11 +73,11 @@ def test_a_lagging_relay_emails_only_the_turn_the_game_is_at() -> None:
         play(game)
     assert Outbox.objects.filter(game=game, kind=Outbox.Kind.TURN).count() == 13
 
-    assert outbox.relay() == 13
+    assert outbox.relay() == 13  # the seats-filled email is not due yet
     # Twelve turns passed before their emails could go: only the current one is sent.
     assert turn_emails_sent(game) == [(person_to_act(game).user_id, game.seq)]
     assert [m.to for m in sent()] == [[person_to_act(game).user.email]]  # type: ignore[union-attr]
-    assert not Outbox.objects.filter(game=game).exclude(status=Outbox.Status.DONE).exists()
+    assert not unfinished_rows(game).exists()
     # Nothing is left behind for the turns that passed: no Notification rows never tried.
     assert Notification.objects.filter(game=game).count() == 1
 
@@ -153,12 +150,14 @@ def test_fast_play_against_a_real_worker_emails_each_turn_to_a_seat_to_act(
         time.sleep(pace.uniform(0, 0.3))  # sometimes before the email goes, sometimes after
 
     deadline = time.monotonic() + 60
-    unfinished = Outbox.objects.filter(game=game).exclude(status=Outbox.Status.DONE)
+    unfinished = unfinished_rows(game)
     while unfinished.exists():
         assert time.monotonic() < deadline, list(unfinished.values("kind", "key", "status"))
         time.sleep(0.2)
+    # Each was checked under the game's lock, in the claiming transaction, while the game was
+    # at its seq; the send itself holds no lock, so a move may commit while an email is on its
+    # way (a slow mail server must not hold up moves): sent_at may follow the next event.
     assert_each_went_to_a_seat_to_act_at_its_seq(game)
-    assert_each_went_out_before_its_turn_ended(game)
     if game.status == Game.Status.ACTIVE:
         assert_the_person_to_act_was_emailed_for_this_turn(game)
     # Never two emails for one turn of one player.

@@ -83,3 +83,17 @@ def test_visibility_timeout_must_outlast_the_longest_email_retry() -> None:
         [sys.executable, "manage.py", "check"], CELERY_VISIBILITY_TIMEOUT="600", EMAIL_RETRY_MAX_SECONDS="600"
     )
     _one_clear_line(result, "CELERY_VISIBILITY_TIMEOUT must be longer than EMAIL_RETRY_MAX_SECONDS")
+
+
+@pytest.mark.parametrize(
+    ("env", "words"),
+    [
+        ({"EMAIL_CLAIM_SECONDS": "0"}, "EMAIL_CLAIM_SECONDS must be at least 1"),
+        ({"EMAIL_HOST": "smtp.example.org", "EMAIL_TIMEOUT": "10", "EMAIL_CLAIM_SECONDS": "20"},
+         "three times EMAIL_TIMEOUT"),
+        ({"EMAIL_CLAIM_SECONDS": "soon"}, "EMAIL_CLAIM_SECONDS='soon' is not a whole number"),
+    ],
+)
+def test_an_email_claim_shorter_than_a_send_is_refused(env: dict[str, str], words: str) -> None:
+    """A claim that runs out while its sender still talks to the mail server sends twice."""
+    _one_clear_line(_run([sys.executable, "manage.py", "check"], **env), words)

@@ -13,7 +13,7 @@ import sys
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
-from django.db import DatabaseError
+from django.db import DatabaseError, InterfaceError
 
 from games.inbound.handle import receive
 from games.inbound.limits import max_bytes
@@ -45,7 +45,7 @@ class Command(BaseCommand):
             drained += CHUNK
         try:
             outcome = receive(raw, recipients=options["recipient"], envelope_sender=options["sender"])
-        except DatabaseError as exc:
+        except (DatabaseError, InterfaceError) as exc:
             name = exc.__class__.__name__
             self.stderr.write(f"mail_ingest: the database is unavailable ({name}); try again later")
             sys.exit(EX_TEMPFAIL)

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.core.mail import EmailMultiAlternatives
 
-from games.inbound.addresses import move_address, replies_enabled
+from games.emails.addresses import move_address, replies_enabled
 from games.models import Game
 from games.services.state import load_state, rules_for
 from games.tables import table_for
