@@ -369,6 +369,13 @@ class Stack:
             # The turn email waits for a take-back (a minute in production); 2 s keeps that
             # delayed path under the faults while the promises are checked within the limit.
             TURN_EMAIL_GRACE_SECONDS="2",
+            # Beat sends each lane's worker a heartbeat task every 2 s; a worker that has not run
+            # one for 20 s (hung on its broker connection) is restarted by its supervisor, as is
+            # a beat that stopped ticking: so a hang is mended well within the minute the
+            # promises allow (production: 15 s, 120 s and 60 s). Older checkouts ignore them.
+            WORKER_HEARTBEAT_SECONDS="2",
+            WORKER_LIVENESS_MAX_AGE="20",
+            BEAT_HEARTBEAT_MAX_AGE="20",
             # Each test starts games of its own; the per-account creation limit is not the point.
             THROTTLE_RATES="game_create=off",
             DB_CONNECT_TIMEOUT="2",

@@ -124,30 +124,36 @@ class BotWaits:
                 self.longest = max(self.longest, now - since)
 
 
-def _kill_and_recover(stack: Stack, name: str, row: Row, games: list[GameUnderTest], rng: random.Random,
-                      phase: Phase) -> None:
-    """SIGKILL ``name``'s Celery processes while people play; its supervisor must start it again."""
-    before = stack.ready_count(name)
-    killed = stack.kill_supervised(name)
-    row.expect(bool(killed), f"found no {name} process to kill")
-    row.extra["processes_killed"] = int(row.extra.get("processes_killed", 0)) + len(killed)
+def _kill_and_recover(stack: Stack, names: list[str], row: Row, games: list[GameUnderTest],
+                      rng: random.Random, phase: Phase) -> None:
+    """SIGKILL the Celery processes of ``names`` while people play; their supervisors must
+    start them again."""
+    before = {name: stack.ready_count(name) for name in names}
+    for name in names:
+        killed = stack.kill_supervised(name)
+        row.expect(bool(killed), f"found no {name} process to kill")
+        row.extra["processes_killed"] = int(row.extra.get("processes_killed", 0)) + len(killed)
     killed_at = time.monotonic()
     row.moves_tried += stack.play(games, 4, rng, think=THINK)  # moves keep coming meanwhile
-    stack.wait_ready(name, before, RECOVERY_LIMIT)
-    row.extra.setdefault(f"seconds_until_{name}_back", []).append(round(time.monotonic() - killed_at, 1))
+    for name in names:
+        stack.wait_ready(name, before[name], RECOVERY_LIMIT)
+        row.extra.setdefault(f"seconds_until_{name}_back", []).append(round(time.monotonic() - killed_at, 1))
     stack.check_recovery(games, row, back_at=time.monotonic(), since=phase)
 
 
 def test_worker_killed(stack: Stack) -> None:
+    """The worker's Celery processes (and the mail worker's, where there is one) die as under
+    the kernel's OOM killer, twice; their supervisors start them again and nothing is lost."""
     rng = random.Random(3)
-    with recording("worker killed (SIGKILL), twice") as row:
+    names: list[str] = [name for name in ("worker", "mailer") if name in stack.processes]
+    with recording(f"{' and '.join(names)} killed (SIGKILL), twice") as row:
         games = _games(stack, "worker", people=1, bots=3)
         _load(stack, row, games)
         phase = Phase(stack)
         for _ in range(2):
             row.repeats += 1
             row.moves_tried += stack.play(games, 3, rng, think=THINK)
-            _kill_and_recover(stack, "worker", row, games, rng, phase)
+            _kill_and_recover(stack, names, row, games, rng, phase)
             stack.heal(games, row)
 
 
@@ -173,7 +179,7 @@ def test_beat_killed(stack: Stack) -> None:
             row.repeats += 1
             row.moves_tried += stack.play(games, 3, rng, think=THINK)
             sent = {entry: _beat_sent(stack, "beat", entry) for entry in ("outbox-relay", "sweep")}
-            _kill_and_recover(stack, "beat", row, games, rng, phase)
+            _kill_and_recover(stack, ["beat"], row, games, rng, phase)
             for entry, before in sent.items():
                 row.expect(_beat_sends_again(stack, entry, before), f"the restarted beat sent no {entry}")
             stack.heal(games, row)
