@@ -281,6 +281,31 @@ def extend(outbox_id: int | None, seconds: float) -> None:
         log.warning("outbox: could not extend row %s (%s)", outbox_id, exc)
 
 
+@cache
+def _defer_sql() -> str:
+    table = connection.ops.quote_name(Outbox._meta.db_table)
+    return (
+        f"INSERT INTO {table} (game_id, kind, key, status, due_at, attempts, created_at)"
+        " VALUES (%s, %s, %s, %s, %s, 0, %s)"
+        " ON CONFLICT (game_id, kind, key) DO UPDATE"
+        " SET status = excluded.status, due_at = excluded.due_at, attempts = 0,"
+        " published_at = NULL, done_at = NULL"
+    )
+
+
+def defer(game_id: int, seq: int, until: datetime) -> None:
+    """The turn emails of (``game_id``, ``seq``) are not all sent yet (a person is still at the
+    table, or owed one the sweep found): its TURN row is pending again, due at ``until``, its
+    publishes not counted (waiting is not failing); written if there is none. No nudge: the
+    relay beat runs every ``OUTBOX_RELAY_SECONDS`` publishes it when it is due."""
+    now = timezone.now()
+    adapt = connection.ops.adapt_datetimefield_value
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _defer_sql(), [game_id, str(Kind.TURN), seq, Status.PENDING.value, adapt(until), adapt(now)]
+        )
+
+
 def give_up(outbox_id: int | None) -> None:
     """The task of row ``outbox_id`` ran out of retries: the row is not published again."""
     if outbox_id is None:

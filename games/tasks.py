@@ -77,9 +77,12 @@ def retry_countdown(retries: int) -> int:
     return int(min(settings.EMAIL_RETRY_BASE_SECONDS * 2**retries, settings.EMAIL_RETRY_MAX_SECONDS))
 
 
-def _sending(task: Task, send: Callable[[], Any], outbox_id: int | None) -> Any:
-    """Runs ``send`` and marks the outbox row done; when the mail server fails, retries the
-    task later with backoff, and gives the row up after the last retry.
+def _sending(
+    task: Task, send: Callable[[], Any], outbox_id: int | None, finish: Callable[[], None] | None = None
+) -> Any:
+    """Runs ``send`` and marks the outbox row done (or runs ``finish``, which settles the row
+    itself); when the mail server fails, retries the task later with backoff, and gives the
+    row up after the last retry.
 
     Emails already sent are not sent again on the retry: their Notification rows say so.
     """
@@ -94,14 +97,31 @@ def _sending(task: Task, send: Callable[[], Any], outbox_id: int | None) -> Any:
         countdown = retry_countdown(retries)
         log.warning("%s: mail server failed (%s); retry %s in %ss", task.name, exc, retries + 1, countdown)
         raise task.retry(exc=exc, countdown=countdown, max_retries=settings.EMAIL_MAX_RETRIES) from exc
-    outbox.done(outbox_id)
+    if finish is None:
+        outbox.done(outbox_id)
+    else:
+        finish()
     return result
 
 
 @shared_task(bind=True, base=OutboxTask, name="games.notify_turn", acks_late=True)
 def notify_turn(self: Task, game_id: int, seq: int, outbox_id: int | None = None) -> int:
-    """"Your turn" emails for the people who must act in ``game_id`` at ``seq``; returns emails sent."""
-    return int(_sending(self, lambda: emails.send_turn_emails(game_id=game_id, seq=seq), outbox_id))
+    """"Your turn" emails for the people who must act in ``game_id`` at ``seq``; returns emails sent.
+
+    Presence defers a turn email, it never cancels one (games/presence.py): when someone who
+    chose "only when away" is still at the table, the row is due again when they will have
+    been gone ``PRESENCE_SECONDS`` (a row is written if the task was run by hand), instead of
+    done. Run after the sends, so a person who left meanwhile is due at once, not lost."""
+    from games import presence
+
+    def finish() -> None:
+        until = presence.turn_emails_wait(game_id, seq)
+        if until is None:
+            outbox.done(outbox_id)
+        else:
+            outbox.defer(game_id, seq, until)
+
+    return int(_sending(self, lambda: emails.send_turn_emails(game_id=game_id, seq=seq), outbox_id, finish))
 
 
 @shared_task(bind=True, base=OutboxTask, name="games.notify_reminder", acks_late=True)
@@ -168,15 +188,13 @@ def seats_filled(self: Task, game_id: int, outbox_id: int | None = None) -> bool
 
 @shared_task(base=OutboxTask, name="games.turn_emails_for_leavers", ignore_result=False)
 def turn_emails_for_leavers() -> int:
-    """Beat, every minute: turn emails for players who were at the table when their turn came
-    and left without moving (issue 17); returns the games emailed about. Nothing is lost if a
-    run fails: the next one finds the same players (no turn email recorded for them yet)."""
+    """Beat, every ``SWEEP_INTERVAL_SECONDS``: the safety net of turn emails (games/presence.py).
+    A person to act whose turn email is due and neither sent nor on its way gets the
+    position's TURN outbox row, due now; returns the positions. Nothing is lost if a run
+    fails: the next one finds the same people (no turn email recorded for them yet)."""
     from games import presence
 
-    due = presence.turn_emails_for_leavers()
-    for game_id, seq in due:
-        notify_turn.delay(game_id, seq)
-    return len(due)
+    return len(presence.rearm_overdue())
 
 
 @shared_task(base=OutboxTask, name="games.sweep", ignore_result=False)
@@ -194,3 +212,16 @@ def relay(up_to: str | None = None) -> int:
     """Publishes the outbox rows due by now (or by ``up_to``, an ISO time, for the delayed
     nudge of a bot move); beat runs it every ``OUTBOX_RELAY_SECONDS``. Returns rows published."""
     return outbox.relay(up_to=datetime.fromisoformat(up_to) if up_to else None)
+
+
+@shared_task(bind=True, name="games.heartbeat", acks_late=False)
+def heartbeat(self: Task, queue: str) -> bool:
+    """Beat, every ``WORKER_HEARTBEAT_SECONDS``, to each lane's queue: the worker that
+    consumes the lane touches ``$VAR_DIR/worker-heartbeat-<queue>``, which its supervisor
+    and health check watch (``pirates_site.lanes``). The file named is the queue the message
+    came from when the broker says so, else ``queue``. Acked early: a lost heartbeat is not
+    worth redelivering, the next one is on its way."""
+    from pirates_site import lanes
+
+    delivered = (self.request.delivery_info or {}).get("routing_key")
+    return lanes.record(settings.VAR_DIR, delivered or queue, force=True)

@@ -1,9 +1,12 @@
 """Celery beat's scheduler with a heartbeat file.
 
-Beat runs no tasks, so ``celery inspect ping`` cannot see it. Instead its scheduler touches a
-file after every tick (a tick sends whatever is due, then beat sleeps until the next entry is
-due: with the outbox relay every few seconds, a few seconds at most). A beat that hangs or has
-died stops touching it, and ``docker/healthcheck.py beat`` says so:
+Beat runs no tasks, so no task can prove it alive (and the workers' remote control, which
+``celery inspect ping`` used, is off). Instead its scheduler touches a file after every tick
+(a tick sends whatever is due, then beat sleeps until the next entry is due: with the outbox
+relay every few seconds, a few seconds at most). A beat that hangs or has
+died stops touching it, ``docker/healthcheck.py beat`` says so, and its supervisor
+(``docker/commands/beat``) restarts it. Beat also sends the workers' heartbeat tasks
+(``games.heartbeat``, see pirates_site/lanes.py):
 
     celery -A pirates_site beat -S pirates_site.beat:HeartbeatScheduler   (docker/commands/beat)
 

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
-from celery import Celery
+from celery import Celery, Task, bootsteps
+from celery.signals import task_prerun
+from celery.worker import state
 
+from pirates_site import lanes
 from pirates_site.startup import load_settings_or_exit
 
 # A worker or beat started with a broken configuration says so in one line and exits.
@@ -14,6 +18,48 @@ load_settings_or_exit()
 app = Celery("pirates_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+class BusyLanes(bootsteps.StartStopStep):
+    """A worker whose every pool slot is running a task takes no new message, heartbeats
+    included, and must not be taken for a hung one: a slow mail server can hold an email for
+    longer than the liveness max-age. So every second, from the worker's event loop, while
+    all slots are taken, the lanes of the running tasks are recorded as alive. From the
+    event loop on purpose: a worker whose main thread is blocked (the hang this guards
+    against) runs no timers, and one with a free slot proves itself only by taking the next
+    heartbeat. Not for the solo pool: its task blocks the loop, so no timer runs anyway."""
+
+    requires = ("celery.worker.components:Hub", "celery.worker.components:Pool")
+
+    def __init__(self, parent: Any, **kwargs: Any) -> None:
+        super().__init__(parent, **kwargs)
+        self.timer: Any = None
+
+    def include_if(self, w: Any) -> bool:
+        return bool(w.use_eventloop)
+
+    def start(self, w: Any) -> None:
+        self.timer = w.hub.call_repeatedly(1.0, self.tick, w)
+
+    def stop(self, w: Any) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+    @staticmethod
+    def tick(w: Any) -> None:
+        running = list(state.active_requests)
+        if not running or len(running) < (w.concurrency or 1):
+            return
+        from django.conf import settings
+
+        for request in running:
+            queue = (request.delivery_info or {}).get("routing_key")
+            if queue and lanes.QUEUE_NAME.fullmatch(queue):
+                lanes.record(settings.VAR_DIR, queue)
+
+
+app.steps["worker"].add(BusyLanes)
 
 
 @app.on_after_configure.connect
@@ -27,3 +73,19 @@ def _prepare_broker_folders(sender: Celery, **kwargs: object) -> None:
     backend = str(sender.conf.result_backend or "")
     if backend.startswith("file://"):
         os.makedirs(backend[len("file://") :], exist_ok=True)
+
+
+@task_prerun.connect
+def _record_consumed(task: Task | None = None, **kwargs: Any) -> None:
+    """A worker that starts a task from a lane has consumed it just now: touch that lane's
+    heartbeat file too (at most once a second), so a worker whose slots are all busy working
+    through a backlog, with the heartbeats queued behind it, still counts as consuming.
+    Nothing for tasks run in-process (eager), which come from no queue."""
+    if task is None or task.request.is_eager:
+        return
+    queue = (task.request.delivery_info or {}).get("routing_key")
+    if not queue or not lanes.QUEUE_NAME.fullmatch(queue):
+        return
+    from django.conf import settings
+
+    lanes.record(settings.VAR_DIR, queue)

@@ -20,6 +20,7 @@ from celery.schedules import crontab
 from csp.constants import NONE, SELF
 
 from pirates_site.config import FALSE_WORDS, ConfigError, env_bool, env_int, env_list, env_str, require
+from pirates_site.lanes import check_queue_name
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("VAR_DIR") or BASE_DIR / "var")
@@ -244,10 +245,22 @@ else:
     #   the outbox publishes their rows again after OUTBOX_LEASE_SECONDS.
     # - socket_connect_timeout / socket_timeout: a broker that stops answering fails a publish
     #   within seconds instead of hanging it (the after-commit nudge runs in web requests).
+    #   Every synchronous command of the worker's main thread (an ack, restoring unacked
+    #   messages, a publish) uses these pooled connections, so none waits longer. BRPOP is
+    #   unaffected: kombu sends it with a 1 s server-side timeout (Transport.brpop_timeout)
+    #   and reads the reply only when the event loop sees the socket readable, so the 5 s
+    #   socket timeout never cuts a healthy BRPOP short (it must stay above those 1 s).
     # - socket_keepalive and health_check_interval: idle connections are checked before use
-    #   and a half-open consumer connection is dropped and reconnected.
+    #   (redis-py PINGs one idle this long), and kombu's event loop drops a BRPOP connection
+    #   whose reply is overdue by brpop_timeout + health_check_interval (11 s; kombu 5.7
+    #   MultiChannelPoller.maybe_check_brpop_health) and reconnects.
     # - retry_on_timeout: one more try of a command that timed out on a connection that
     #   turned out to be dead (a Redis restart), on a fresh connection.
+    # What socket_timeout cannot bound is the pub/sub connection: redis-py 8.1 reads it with
+    # sock.settimeout(None) (PubSub.parse_response(block=True), which kombu's
+    # Channel._receive calls), so a worker whose broker went away could block there for
+    # ever, alive but consuming nothing. The worker's only pub/sub consumer is the remote
+    # control (pidbox) queue, hence CELERY_WORKER_ENABLE_REMOTE_CONTROL = False below.
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
         "socket_connect_timeout": 3,
@@ -262,7 +275,61 @@ else:
         "max_retries": 0,
     }
     CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or CELERY_BROKER_URL
+# The Redis result backend (tasks that keep their result: ping, the sweep) gets the same
+# bounds; Celery's defaults are a 120 s socket timeout, no connect timeout and 20 retries of a
+# failed store, which would hold a worker slot for minutes while Redis hangs
+# (celery/app/defaults.py "redis" namespace, celery/backends/redis.py RedisBackend.__init__
+# and retry_policy). Ignored by the file results of the embedded defaults.
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 3
+CELERY_REDIS_SOCKET_TIMEOUT = 5
+CELERY_REDIS_SOCKET_KEEPALIVE = True
+CELERY_REDIS_RETRY_ON_TIMEOUT = True
+CELERY_REDIS_BACKEND_HEALTH_CHECK_INTERVAL = 10
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+    "retry_policy": {"max_retries": 3, "interval_start": 0, "interval_step": 1, "interval_max": 1},
+}
+# Lanes (pirates_site/lanes.py): the main queue runs bot moves, the relay and the sweep; every
+# task that sends an email is routed by name to the mail queue, which docker/commands/mailer
+# consumes, so a slow mail server slows only mail. By name, so app.send_task(name) (the
+# outbox relay, beat) is routed the same as task.delay().
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE") or "pirates"
+CELERY_MAIL_QUEUE = env_str("CELERY_MAIL_QUEUE") or f"{CELERY_TASK_DEFAULT_QUEUE}-mail"
+for _setting, _queue in (("CELERY_QUEUE", CELERY_TASK_DEFAULT_QUEUE),
+                         ("CELERY_MAIL_QUEUE", CELERY_MAIL_QUEUE)):
+    try:
+        check_queue_name(_setting, _queue)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+if CELERY_MAIL_QUEUE == CELERY_TASK_DEFAULT_QUEUE:
+    raise ConfigError("CELERY_MAIL_QUEUE must differ from CELERY_QUEUE (mail has a lane of its own)")
+MAIL_TASKS = (
+    "games.notify_turn",
+    "games.notify_reminder",
+    "games.notify_timeout",
+    "games.notify_seat_to_bot",
+    "games.notify_game_over",
+    "games.send_invitation",
+    "games.answer_reply",
+    "games.send_digest",
+    "games.seats_filled_emails",
+)
+CELERY_TASK_ROUTES = {name: {"queue": CELERY_MAIL_QUEUE} for name in MAIL_TASKS}
+# The remote control is off: its pidbox is a pub/sub consumer whose read no timeout bounds
+# (see the broker options above). So `celery inspect ping` gets no answer; a worker's
+# liveness is its heartbeat file instead. (The worker commands also pass --without-heartbeat:
+# nothing listens to worker events here, and each is a publish from the event loop.)
+CELERY_WORKER_ENABLE_REMOTE_CONTROL = False
+# Beat sends games.heartbeat to each lane this often; the worker consuming the lane touches
+# $VAR_DIR/worker-heartbeat-<queue> for it (and whenever it starts any task of that lane).
+# A worker whose file is older than WORKER_LIVENESS_MAX_AGE is restarted by its supervisor
+# and reported unhealthy. The age allows for a task running that long while every slot is
+# taken (a slow mail server), and must leave room for several missed heartbeats.
+WORKER_HEARTBEAT_SECONDS = env_int("WORKER_HEARTBEAT_SECONDS", 15)
+WORKER_LIVENESS_MAX_AGE = env_int("WORKER_LIVENESS_MAX_AGE", 120)
+if WORKER_HEARTBEAT_SECONDS < 1:
+    raise ConfigError("WORKER_HEARTBEAT_SECONDS must be at least 1")
+if WORKER_LIVENESS_MAX_AGE < 3 * WORKER_HEARTBEAT_SECONDS:
+    raise ConfigError("WORKER_LIVENESS_MAX_AGE must be at least three times WORKER_HEARTBEAT_SECONDS")
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_SERIALIZER = "json"
@@ -454,3 +521,9 @@ CELERY_BEAT_SCHEDULE = {
     "turn-emails-for-leavers": _every("games.turn_emails_for_leavers", SWEEP_INTERVAL_SECONDS),
     "daily-digest": {"task": "games.daily_digest", "schedule": crontab(minute=0, hour=DIGEST_HOUR_UTC)},
 }
+# One heartbeat per lane, sent to that lane's queue (an explicit queue wins over the routes).
+for _queue in (CELERY_TASK_DEFAULT_QUEUE, CELERY_MAIL_QUEUE):
+    _entry = _every("games.heartbeat", WORKER_HEARTBEAT_SECONDS)
+    _entry["args"] = (_queue,)
+    _entry["options"]["queue"] = _queue
+    CELERY_BEAT_SCHEDULE[f"worker-heartbeat-{_queue}"] = _entry

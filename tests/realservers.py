@@ -134,6 +134,10 @@ def started(
 
 
 def celery_worker_command(logfile: Path) -> list[str]:
+    """One worker for both lanes (the main queue and the mail queue, as settings name them),
+    so a test that starts one worker gets its bot moves and its emails."""
+    from django.conf import settings
+
     return [
         sys.executable,
         "-m",
@@ -146,6 +150,7 @@ def celery_worker_command(logfile: Path) -> list[str]:
         "--without-mingle",
         "--without-heartbeat",
         "--loglevel=INFO",
+        f"--queues={settings.CELERY_TASK_DEFAULT_QUEUE},{settings.CELERY_MAIL_QUEUE}",
         f"--logfile={logfile}",
     ]
 

@@ -11,7 +11,6 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.mail import EmailMultiAlternatives
-from django.db.models import Max
 from django.template.loader import render_to_string
 
 from games import eventlog
@@ -19,14 +18,12 @@ from games.emails.unsubscribe import unsubscribe_url
 from games.eventlog import Viewer
 from games.links import login_url
 from games.models import Event, Game, PlayerProfile, person_name
+
+# Re-exported: games.emails names them for its callers.
+from games.presence import OWN_MOVE_KINDS, last_own_move  # noqa: F401
 from games.services.chat import chat_lines
 
 MAX_SENTENCES = 25
-# Engine kinds: an event by a seat in these is that seat's own move (or one made for it).
-# A take-back is the player's own act too: it is their turn again, mid-turn, not news to them.
-OWN_MOVE_KINDS = (
-    Event.Kind.ACTION, Event.Kind.AUTO_PASS, Event.Kind.BOT, Event.Kind.TIMEOUT, Event.Kind.TAKE_BACK
-)
 
 
 def _local(user: User, moment: datetime | None) -> str:
@@ -71,14 +68,6 @@ def replay_url(user: User, game: Game) -> str:
 def event_text(event: Event, game: Game, position: int | None) -> str:
     """The event's sentence as the seat at ``position`` (None: a spectator) may read it."""
     return eventlog.text_for(event, Viewer(seat=position, game_over=game.is_over))
-
-
-def last_own_move(game: Game, position: int, upto: int | None = None) -> int:
-    """The seq of ``position``'s latest move in ``game`` at or before ``upto`` (0 before its first)."""
-    moves = Event.objects.filter(game=game, seat=position, kind__in=OWN_MOVE_KINDS)
-    if upto is not None:
-        moves = moves.filter(seq__lte=upto)
-    return int(moves.aggregate(last=Max("seq"))["last"] or 0)
 
 
 @dataclass(frozen=True)

@@ -7,12 +7,13 @@ from collections.abc import Callable
 from django.contrib.auth.models import User
 from django.core.mail import EmailMultiAlternatives
 from django.db import connection
+from django.utils import timezone
 
 from games import presence
 from games.emails.rendering import _game_context, last_own_move, render
 from games.emails.sending import Kind, deliver_once
 from games.emails.unsubscribe import Notify, preference
-from games.models import Event, Game, Notification, Seat
+from games.models import Event, Game, Seat
 
 
 def _people_to_act(game: Game) -> list[Seat]:
@@ -51,7 +52,8 @@ def _game_at(game: Game, seq: int, position: int) -> Callable[[], bool]:
 
 
 def send_turn_emails(*, game_id: int, seq: int) -> int:
-    """"Your turn" to each person who must act in ``game_id`` at ``seq``. Returns emails sent.
+    """"Your turn" to each person who must act in ``game_id`` at ``seq`` and wants it now
+    (games/presence.py has the rule). Returns emails sent.
 
     Nothing when the game has moved past ``seq``, now or by the time an email would go out.
     A seat is emailed once per turn: not when it made the event at ``seq`` itself (it is still
@@ -59,29 +61,27 @@ def send_turn_emails(*, game_id: int, seq: int) -> int:
     (another seat acted in a simultaneous phase).
     A move the system made for the seat (a forced pass, a timeout) does not count as the
     person being there: a question asked of them right after it is emailed.
+    Someone who chose "only when away" and is at the table is not emailed now: ``notify_turn``
+    keeps the turn's row for when they are due (presence defers, never cancels).
     """
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.ACTIVE or game.seq != seq:
         return 0
     latest = Event.objects.filter(game=game, seq=seq).only("seat", "kind").first()
+    now = timezone.now()
     sent = 0
     for seat in _people_to_act(game):
         user = seat.user
         assert user is not None
-        if not user.email or not presence.wants_turn_email(preference(user), seat):
+        if not user.email or not presence.wants_turn_email(preference(user), seat, now):
             continue
-        # Their own move, or their own take-back of one (issue 17): still mid-turn.
-        if latest is not None and latest.seat == seat.position and latest.kind in (
-            Event.Kind.ACTION, Event.Kind.TAKE_BACK
-        ):
+        # Their own move, or their own take-back of one: still mid-turn.
+        if presence.mid_turn(latest, seat.position):
             continue
         since = last_own_move(game, seat.position, upto=seq)
         # Only emails that went out count: one for a turn that ended before it was sent was
         # dropped and does not stand for this turn.
-        earlier = Notification.objects.filter(
-            user=user, game=game, kind=Kind.TURN, sent_at__isnull=False
-        ).values_list("key", flat=True)
-        if any(key.isdigit() and since < int(key) < seq for key in earlier):
+        if presence.emailed_this_turn(seat, game, since, seq - 1):
             continue
 
         def build(user: User = user, seat: Seat = seat, since: int = since) -> EmailMultiAlternatives:

@@ -10,11 +10,14 @@ webhook, the development outbox's reply box). In order:
    verifies, and the sender must be the address of the account it belongs to (the seat's
    player, or the invited address). Otherwise nothing happens and nobody is answered, so a
    forged or guessed message learns nothing.
-3. A reply written for an older position is not played (``_same_choice`` says what "older"
-   means when other seats picked at the same time). The command, read from the reply's own
-   text, goes through the same service as on the web (``action_submit`` with the game's seq
-   read here as ``expected_seq`` and the message's digest as idempotency key;
-   ``invitation_accept``), and the reply gets an answer.
+3. The command, read from the reply's own text, is mapped to the move the email offered (the
+   numbers are recomputed at the email's seq) and goes through the same service as on the
+   web: ``action_submit`` with the email's seq as ``expected_seq`` (the seq its player read)
+   and the message's digest as idempotency key; ``invitation_accept``. The service decides
+   whether a reply written for an older position still counts (other seats' picks in the
+   same simultaneous step do not make it older: games/services/simultaneous.py); if not, the
+   answer says the game moved on. A reply that names no move is answered by the same rule
+   (``decision_unchanged``): "moved on" for an older position, what went wrong otherwise.
 """
 
 from __future__ import annotations
@@ -44,7 +47,15 @@ from games.inbound.parse import (
     sender_of,
 )
 from games.models import Event, Game, Invitation, Seat
-from games.services import Conflict, Forbidden, IllegalMove, ServiceError, StaleSeq, action_submit
+from games.services import (
+    Conflict,
+    Forbidden,
+    IllegalMove,
+    ServiceError,
+    StaleSeq,
+    action_submit,
+    decision_unchanged,
+)
 from games.services.invitations import invitation_accept
 
 log = logging.getLogger(__name__)
@@ -152,8 +163,14 @@ def _move(reply: Reply, address: MoveAddress) -> Outcome:
     fields: dict[str, object] = {"user_id": user.pk, "position": address.position, "seq": address.seq}
     if game.status != Game.Status.ACTIVE:
         return _queued(reply, answers.NOT_RUNNING, game.pk, **fields)
-    if game.seq != address.seq and not _same_choice(game, address):
-        return _queued(reply, answers.STALE, game.pk, **fields)
+
+    def refused(**problem: object) -> Outcome:
+        # Nothing to submit: the service's rule still tells an older position ("moved on")
+        # from a mistake in the reply.
+        if game.seq != address.seq and not decision_unchanged(game, address.position, address.seq):
+            return _queued(reply, answers.STALE, game.pk, **fields)
+        return _queued(reply, answers.PROBLEM, game.pk, **problem, **fields)
+
     command = _command(reply)
     moves = numbered_moves(game, address.position, address.seq)
     if not moves or seat is None or seat.replaced_by_bot:
@@ -162,7 +179,7 @@ def _move(reply: Reply, address: MoveAddress) -> Outcome:
             if seat is not None and seat.replaced_by_bot
             else "It is not your turn in this game now."
         )
-        return _queued(reply, answers.PROBLEM, game.pk, problem=problem, **fields)
+        return refused(problem=problem)
     move = None
     if command.kind == "move" and command.number is not None:
         move = moves.number(command.number)
@@ -179,10 +196,10 @@ def _move(reply: Reply, address: MoveAddress) -> Outcome:
     else:
         problem = "We could not read your reply."
     if move is None:
-        return _queued(reply, answers.PROBLEM, game.pk, number=command.number, problem=problem, **fields)
+        return refused(number=command.number, problem=problem)
     try:
         submitted = action_submit(
-            game_id=game.pk, user=user, action=move.action, expected_seq=game.seq,
+            game_id=game.pk, user=user, action=move.action, expected_seq=address.seq,
             idempotency_key=idempotency_key,
         )
     except StaleSeq:
@@ -198,23 +215,6 @@ def _move(reply: Reply, address: MoveAddress) -> Outcome:
     return _queued(
         reply, answers.PLAYED, game.pk, number=move.number, event_seq=submitted.event.seq, **fields
     )
-
-
-def _same_choice(game: Game, address: MoveAddress) -> bool:
-    """Whether the choice the email offered is still the seat's choice, though the game has
-    moved past the email's seq: in a simultaneous phase the other seats' secret picks move the
-    game on without changing anything this seat sees or may do. That holds when no event since
-    was this seat's (its own move, a timeout, a bot taking over), it is still to act, and its
-    numbered moves are the same actions under the same words. Anything else is an older
-    position, and the reply is not played."""
-    if address.position not in game.to_act:
-        return False
-    if Event.objects.filter(game=game, seq__gt=address.seq, seat=address.position).exists():
-        return False
-    then = numbered_moves(game, address.position, address.seq)
-    now = numbered_moves(game, address.position, game.seq)
-    offered = [(move.label, move.action) for move in then.moves]
-    return bool(offered) and offered == [(move.label, move.action) for move in now.moves]
 
 
 def _join(reply: Reply, address: InvitationAddress) -> Outcome:

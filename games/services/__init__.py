@@ -23,6 +23,7 @@ from games.services.lobby import (
 )
 from games.services.play import Submitted, action_submit, bot_play, lock_game, record, settle
 from games.services.resign import seat_resign
+from games.services.simultaneous import decision_unchanged
 from games.services.state import load_state, replay_from_start, rules_for
 from games.services.takeback import move_take_back, take_back_check
 from games.services.timeouts import profile_set_away, reminder_send, sweep_due, timeout_apply
@@ -40,6 +41,7 @@ __all__ = [
     "action_submit",
     "bot_play",
     "chat_post",
+    "decision_unchanged",
     "display_name_for",
     "game_abort",
     "game_create",

@@ -24,6 +24,7 @@ from games import eventlog, rows, side_effects
 from games.models import Event, Game, Seat
 from games.services.append import append_event
 from games.services.errors import Conflict, Forbidden, IllegalMove, InvalidInput, NotFound, StaleSeq
+from games.services.simultaneous import decision_unchanged
 from games.services.state import cache_put, load_state, rules_for, write_snapshot
 
 PASS = {"type": "pass"}
@@ -247,7 +248,9 @@ def _submit(
             raise Conflict(f"The game is not running (it is {game.get_status_display().lower()}).")
         if seat.replaced_by_bot:
             raise Forbidden("A bot plays your seat for the rest of this game after repeated timeouts.")
-        if expected_seq != game.seq:
+        # Another seat's decision in the same simultaneous step does not make this one stale
+        # (games/services/simultaneous.py); only a seq behind the latest pays for that check.
+        if expected_seq != game.seq and not decision_unchanged(game, seat.position, expected_seq):
             raise StaleSeq(
                 f"The game has moved on: the latest event is {game.seq}, you sent {expected_seq}. "
                 "Reload to see what happened and try again.",

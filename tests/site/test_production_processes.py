@@ -48,6 +48,7 @@ def test_gunicorn_worker_and_beat_in_production_mode(tmp_path: Path) -> None:
     with (
         realservers.started([str(commands / "web")], env, tmp_path / "web.log", "Booting worker", 60),
         realservers.started([str(commands / "worker")], env, tmp_path / "worker.log", "ready.", 60) as worker,
+        realservers.started([str(commands / "mailer")], env, tmp_path / "mailer.log", "ready.", 60) as mailer,
         realservers.started([str(commands / "beat")], env, tmp_path / "beat.log", "beat: Starting", 60),
     ):
         request = urllib.request.Request(f"http://127.0.0.1:{port}/healthz", headers={"Host": "127.0.0.1"})
@@ -76,6 +77,13 @@ def test_gunicorn_worker_and_beat_in_production_mode(tmp_path: Path) -> None:
         # Beat's heartbeat is fresh: its container health check passes.
         check = [sys.executable, str(realservers.ROOT / "docker" / "healthcheck.py"), "beat"]
         assert subprocess.run(check, env=env, timeout=30).returncode == 0
+        # The mailer consumes the mail lane (beat's seats-filled run is routed there), and
+        # both workers' heartbeat files are fresh: their container health checks pass.
+        realservers.wait_for_log(tmp_path / "mailer.log", "Task games.seats_filled_emails", mailer, 30)
+        assert "Task games.seats_filled_emails" not in (tmp_path / "worker.log").read_text()
+        for lane in ("worker", "mailer"):
+            check = [sys.executable, str(realservers.ROOT / "docker" / "healthcheck.py"), lane]
+            assert subprocess.run(check, env=env, timeout=30).returncode == 0, lane
 
         # Production pages are served with security headers; plain HTTP is sent to HTTPS.
         home = urllib.request.Request(f"http://127.0.0.1:{port}/", headers={"Host": "127.0.0.1"})

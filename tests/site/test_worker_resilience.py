@@ -15,6 +15,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
 
 from games.models import Notification, Outbox
@@ -28,7 +29,7 @@ from tests.notifications.smtp_sink import wait_until
 
 ROOT = realservers.ROOT
 COMMANDS = ROOT / "docker" / "commands"
-STARTED = re.compile(r"supervise\[worker\]: started pid (\d+)")
+STARTED = re.compile(r"supervise\[(?:worker|mailer)\]: started pid (\d+)")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -142,11 +143,11 @@ def _worker_started_times(log: Path) -> int:
     return log.read_text(errors="replace").count(" ready.")
 
 
-def _ping(token: str) -> None:
+def _ping(token: str, queue: str | None = None) -> None:
     previous = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = False
     try:
-        celery_app.send_task("games.ping", args=[token], ignore_result=True)
+        celery_app.send_task("games.ping", args=[token], ignore_result=True, queue=queue)
     finally:
         celery_app.conf.task_always_eager = previous
 
@@ -159,15 +160,17 @@ def _ping(token: str) -> None:
 def test_a_worker_killed_mid_task_comes_back_and_the_task_is_published_again(tmp_path: Path) -> None:
     """Issue 11.4-5: a SIGKILLed worker stayed dead, and its acks-late tasks were parked for
     the broker's visibility timeout (an hour)."""
-    # Each email takes 4 s to send, so the kill lands mid-send. The killed sender's claim on
+    # Each email takes 4 s to send, so the kill lands mid-send. Emails are the mailer's (the
+    # mail lane); the worker runs the relay that publishes them. The killed sender's claim on
     # the email runs out after 8 s (then the republished task takes it over); its retries
     # while the claim is fresh come a second apart.
     env = _env(tmp_path, OUTBOX_LEASE_SECONDS="3", SLOW_MAIL_SECONDS="4",
                EMAIL_BACKEND="tests.notifications.helpers.SlowDummyBackend",
                EMAIL_CLAIM_SECONDS="8", EMAIL_RETRY_BASE_SECONDS="1", EMAIL_RETRY_MAX_SECONDS="2")
-    log = tmp_path / "worker.log"
+    log = tmp_path / "mailer.log"
     with (
-        realservers.started([str(COMMANDS / "worker")], env, log, "ready.", 60) as worker,
+        realservers.started([str(COMMANDS / "worker")], env, tmp_path / "worker.log", "ready.", 60),
+        realservers.started([str(COMMANDS / "mailer")], env, log, "ready.", 60) as worker,
         realservers.started([str(COMMANDS / "beat")], env, tmp_path / "beat.log", "beat: Starting", 60),
         realservers.celery_broker(realservers.redis_url()),  # not eager: through the worker
     ):
@@ -184,8 +187,8 @@ def test_a_worker_killed_mid_task_comes_back_and_the_task_is_published_again(tmp
         wait_until(lambda: "exited with status -9" in log.read_text(), 30, "the supervisor to see the kill")
         wait_until(lambda: _worker_started_times(log) >= 2, 60, "the worker to be ready again")
         token = uuid.uuid4().hex
-        _ping(token)
-        wait_until(lambda: f"pong:{token}" in log.read_text(), 30, "the restarted worker to consume")
+        _ping(token, settings.CELERY_MAIL_QUEUE)
+        wait_until(lambda: f"pong:{token}" in log.read_text(), 30, "the restarted mailer to consume")
 
         # The lost task's row is published again after its 3 s lease (beat's relay, every
         # second), not after the broker's visibility timeout, and the email is sent once.

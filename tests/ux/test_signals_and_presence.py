@@ -15,8 +15,8 @@ from django.utils import timezone
 from pytest_django.fixtures import Settings as SettingsWrapper
 
 from engine.bots import choose_action
-from games import presence, services, tasks
-from games.models import Game, Notification, PlayerProfile, Seat
+from games import outbox, presence, services, tasks
+from games.models import Game, Notification, Outbox, PlayerProfile, Seat
 from games.services.state import load_state, rules_for
 from tests.web.helpers import logged_in, make_user, started_game
 
@@ -170,14 +170,24 @@ def test_issue17_10_a_player_who_leaves_without_moving_is_emailed_later(settings
     Seat.objects.filter(pk=seat.pk).update(last_seen_at=now)
     mail.outbox.clear()
     Notification.objects.all().delete()
-    # Still at the table: nothing yet.
-    assert presence.turn_emails_for_leavers(now + timedelta(seconds=30)) == []
-    # Gone for longer than PRESENCE_SECONDS: due once; the beat task sends it.
+    # Her turn's row ran while she sat at the table: no email, and the row waits for her.
+    outbox.relay()
+    assert mail.outbox == []
+    row = Outbox.objects.get(game=game, kind=Outbox.Kind.TURN, key=game.seq)
+    assert row.status == Outbox.Status.PENDING and row.attempts == 0
+    assert row.due_at == now + timedelta(seconds=60)
+    # Still at the table: nothing overdue yet.
+    assert presence.overdue_turn_emails(now + timedelta(seconds=30)) == []
+    # Gone for longer than PRESENCE_SECONDS: the deferred row is due (the relay publishes it),
+    # so the sweep has nothing to add; with the row done by hand, the sweep finds her.
     later = now + timedelta(seconds=90)
-    assert presence.turn_emails_for_leavers(later) == [(game.pk, game.seq)]
-    # For real: the turn came two minutes ago, the player was last seen 61 seconds ago.
-    Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(seconds=120))
+    assert presence.overdue_turn_emails(later) == []
+    Outbox.objects.filter(pk=row.pk).update(status=Outbox.Status.DONE)
+    assert presence.overdue_turn_emails(later) == [(game.pk, game.seq)]
+    # For real: the player was last seen 61 seconds ago; the beat task re-arms the row.
     Seat.objects.filter(pk=seat.pk).update(last_seen_at=timezone.now() - timedelta(seconds=61))
     assert tasks.turn_emails_for_leavers() == 1
+    assert outbox.relay() == 1
     assert [m.to for m in mail.outbox] == [[seat.user.email]]  # type: ignore[union-attr]
     assert tasks.turn_emails_for_leavers() == 0
+    assert Outbox.objects.get(pk=row.pk).status == Outbox.Status.DONE

@@ -1,0 +1,63 @@
+"""When a decision sent for an older seq is still the seat's decision now.
+
+Where several seats decide at once (``Rules.simultaneous``: Libertalia's Sunrise picks and
+Waitress questions, classic Pirates' challenge question), each seat's decision is its own:
+another seat's pick moves the game's seq on without changing anything this seat sees or may
+do. So a decision sent with the seq its player read is not stale merely because the game's
+seq has moved past it. It is still this seat's decision when, since that seq:
+
+- every event appended is another seat's decision of the same step (a person's action or a
+  bot's move by another seat): nothing by this seat (its own move, a timeout, the seat handed
+  to a bot), no take-back, no forced pass, nothing of the system;
+- the seat was to act after that seq and after every event since;
+- its legal actions now are the very list they were after that seq.
+
+Anything else is an older position: the move is stale. The rule is computed from the event
+log (the state after the seq read, then the events since applied one by one), and only when
+the seq sent is not the latest, so an ordinary move costs nothing more. The API, the site and
+replies by email all meet it through ``action_submit``; a reply that names no move asks it
+directly (``decision_unchanged``) to tell "stale" from "wrong number".
+"""
+
+from __future__ import annotations
+
+from django.db.models import Q
+
+from games.models import Event, Game
+from games.services.state import apply_events, load_state, rules_for
+
+# Kinds of another seat's decision that leave this seat's decision as it was. A timeout's
+# move is left out: the deadline of a simultaneous step is shared, so a timeout there is the
+# step ending for everyone still to act.
+OTHER_SEATS_DECISIONS = (Event.Kind.ACTION, Event.Kind.BOT)
+
+
+def decision_unchanged(game: Game, position: int, seq_read: int) -> bool:
+    """Whether seat ``position``'s decision, as it stood after event ``seq_read``, is still
+    its decision in ``game`` now (see the module's rule). True when ``seq_read`` is the latest
+    seq and the seat is to act; False for a seq the game never had. Reads ``game`` as given:
+    the caller holds the game lock when the answer decides a move."""
+    if seq_read < 1 or seq_read > game.seq:
+        return False
+    rules = rules_for(game)
+    if seq_read < game.seq:
+        if not rules.simultaneous:
+            return False
+        since = Event.objects.filter(game=game, seq__gt=seq_read, seq__lte=game.seq)
+        # One indexed query first: a long-past seq meets this seat's own events (or a system
+        # event) at once, without loading any state.
+        breaking = Q(seat=position) | Q(seat__isnull=True) | ~Q(kind__in=OTHER_SEATS_DECISIONS)
+        if since.filter(breaking).exists():
+            return False
+        events = list(since.order_by("seq"))
+    else:
+        events = []
+    state = load_state(game, seq_read)
+    if position not in rules.to_act(state):
+        return False
+    offered = rules.legal_actions(state, position)
+    for event in events:
+        state = apply_events(rules, state, [event])
+        if position not in rules.to_act(state):
+            return False
+    return not events or rules.legal_actions(state, position) == offered
