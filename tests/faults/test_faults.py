@@ -314,6 +314,7 @@ def test_smtp_tarpit(stack: Stack) -> None:
                 "moves_tried": moves,
                 "submit_p50_s": round(percentile(latencies, 50), 3),
                 "submit_p99_s": round(percentile(latencies, 99), 3),
+                "slowest_submits_s": [round(x, 3) for x in sorted(latencies)[-5:]],
                 "bot_moves": stack.bot_moves(games) - bots_before,
                 "longest_wait_for_a_bot_s": round(waits.longest, 1),
             }
