@@ -285,6 +285,9 @@ def test_redis_stopped(stack: Stack, seconds: int) -> None:
             stack.heal(games, row)
 
 
+NOISE = 0.08  # seconds
+
+
 def test_smtp_tarpit(stack: Stack) -> None:
     """A mail server answering every command 8 s late, for 100 s, while people play: moves
     are answered as fast as in the same games' 100 s just before without it (p99 within 1.5
@@ -325,7 +328,13 @@ def test_smtp_tarpit(stack: Stack) -> None:
                 stack.heal(games, row)
         row.extra.update(figures)
         base, slow = figures["baseline"], figures["tarpit"]
-        row.expect(slow["submit_p99_s"] <= 1.5 * base["submit_p99_s"],
+        # The promise is p99 within 1.5 times the baseline's. Submits take tens of
+        # milliseconds here, so a busy CI machine's scheduling alone can move one p99 by more
+        # than half; NOISE (a hundredth of one tarpit reply) keeps that from failing a correct
+        # build, while a submit that waited on the mail server even once per hundred (8 s)
+        # still fails it. The raw ratio is in the figures.
+        slow["p99_ratio_to_baseline"] = round(slow["submit_p99_s"] / max(base["submit_p99_s"], 1e-6), 2)
+        row.expect(slow["submit_p99_s"] <= 1.5 * base["submit_p99_s"] + NOISE,
                    f"submit p99 {slow['submit_p99_s']} s in the tarpit, {base['submit_p99_s']} s without")
         row.expect(slow["bot_moves"] >= 0.5 * base["bot_moves"],
                    f"bots moved {slow['bot_moves']} times in the tarpit, {base['bot_moves']} without")
