@@ -273,7 +273,7 @@
       document.activeElement !== live ? document.activeElement : live.querySelector("#controls"));
     if (anchorEl) {
       saved.anchor = { key: confirmOpen ? "#confirm-move" : (focusKey(live) || keyOf(anchorEl)),
-        focusStyle: !confirmOpen && !!focusKey(live), top: anchorEl.getBoundingClientRect().top };
+        top: anchorEl.getBoundingClientRect().top };
     }
   });
 

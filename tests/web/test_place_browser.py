@@ -31,6 +31,12 @@ from tests.web.test_browser import DESKTOP, PHONE, login
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 
+# The log line at the top of the scrolled log list, and how far above the list's top it starts.
+TOP_LINE = """el => {
+  const top = el.getBoundingClientRect().top;
+  const line = [...el.children].find((li) => li.getBoundingClientRect().bottom > top);
+  return {seq: line.value, offset: line.getBoundingClientRect().top - top};
+}"""
 # Generous: the table polls every 3 s and a busy two-core machine may be slow to answer.
 UPDATE_TIMEOUT_MS = 20_000
 
@@ -155,14 +161,22 @@ def test_classic_challenge_question_stays_open_while_the_other_seat_answers(
     game = classic_game(users, title="Classic Cove")
     play_opening(game)
     # Blue (Bob) and Green (Cat) are asked at once; Cat opens her answer's confirm step.
-    page = open_table(browser, live_server.url, users[2], game)
+    page = open_table(browser, live_server.url, users[2], game, viewport=PHONE)
     action = open_confirm(page, page.locator("#controls .question button[data-answer=decline]"))
     label = page.inner_text("#confirm-label")
+    # She has scrolled the log (newest first) down to an older line.
+    log = page.locator("#log .log-list")
+    assert log.evaluate("el => el.scrollHeight - el.clientHeight") > 80
+    log.evaluate("el => { el.scrollTop = 80; }")
+    reading = log.evaluate(TOP_LINE)
     services.action_submit(game_id=game.pk, user=users[1], action={"type": "decline"}, expected_seq=game.seq)
     chat_post(game=game, user=users[0], text="Answer, you two")
     game.refresh_from_db()
     wait_for_update(page, game.seq, "Answer, you two")
     still_open_and_unchanged(page, label, game.seq)
+    # The new line came in above: the line she was reading is still where it was.
+    after = log.evaluate(TOP_LINE)
+    assert after["seq"] == reading["seq"] and abs(after["offset"] - reading["offset"]) <= 2, (reading, after)
     confirm_and_check_played(page, game, 2, action)
 
 
