@@ -27,7 +27,7 @@ from tests.web.classic_support import classic_game, play_opening
 from tests.web.conftest import _CspWatchedBrowser
 from tests.web.helpers import make_user, started_game
 from tests.web.libertalia_support import DEAL3, libertalia_game, seat_users
-from tests.web.test_browser import DESKTOP, PHONE, login
+from tests.web.test_browser import DESKTOP, PHONE, login, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 
@@ -114,6 +114,7 @@ def test_pirates_confirm_step_half_made_choice_and_typed_chat_survive_another_se
     still_open_and_unchanged(page, label, game.seq)
     opened = page.eval_on_selector_all("#controls details.step1[open]", "els => els.map(e => e.dataset.step)")
     assert opened == [kept_step]
+    shot(page, "place-confirm-kept-desktop", full_page=False)
     assert page.input_value("#chat-text") == "half a sentence"
     assert page.evaluate("document.activeElement.id") == "chat-text"
     # Nothing changed for her: no news outside the confirm step.
@@ -149,6 +150,8 @@ def test_pirates_take_back_removes_the_move_being_confirmed_and_the_table_says_s
     assert page.locator("#controls").count() == 0 and page.locator("#confirm-move").count() == 0
     assert page.evaluate("document.activeElement.id") == "table-news"
     assert page.locator("#table-news").is_visible()
+    assert "takes back that move" in news  # what happened: the latest line of the log
+    shot(page, "place-choices-changed-phone", full_page=False)
     page.click("#table-news-dismiss")
     assert page.inner_text("#table-news") == ""
     assert Event.objects.filter(game=game).count() == events + 1  # the take-back only
@@ -197,6 +200,7 @@ def test_libertalia_card_being_confirmed_is_still_there_after_another_pick(
     game.refresh_from_db()
     wait_for_update(page, game.seq, "Choose wisely")
     still_open_and_unchanged(page, label, game.seq)
+    shot(page, "place-libertalia-confirm-kept-phone", full_page=False)
     # The focus stays on the confirm step's button, where it was.
     assert page.evaluate("document.activeElement.id") == "confirm-yes"
     confirm_and_check_played(page, game, seats[anne.pk], action)
