@@ -326,7 +326,8 @@
     } else if (moved && changed && was.moves) {
       setNews(what + " Your choices changed." + (moves.length ? "" : " It is not your move now."));
     }
-    if (moved && changed && was.moves && moves.length) {
+    // Where no confirm step says it, the controls do, above the (new) choices.
+    if (moved && changed && was.moves && moves.length && !kept) {
       var controls = live.querySelector("#controls");
       var heading = controls && controls.querySelector("h2");
       var note = document.createElement("p");
