@@ -90,6 +90,9 @@ def table_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         latest = context["log"][0]
         who = context["names"].get(latest["seat"]) if latest.get("seat") is not None else None
         said = (f"{who}: " if who else "") + latest["text"]
+        # What happened last, without "Your move": static/js/table.js says it when a live
+        # update changed the player's choices under an open confirm step.
+        context["latest_said"] = said
         context["announce"] = said + (" Your move." if your_move else "")
     return context
 
@@ -154,7 +157,7 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def game_take_back(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Take back the player's own last move, until the next player acts (issue 17)."""
+    """Take back the player's own last move, until the next player acts."""
     _game_or_404(game_id, request)  # a private game does not exist for those outside it
     target = reverse("game", args=[game_id])
     try:
@@ -174,7 +177,7 @@ def game_take_back(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def game_chat(request: HttpRequest, game_id: int) -> HttpResponse:
-    """One line of table talk (issue 17)."""
+    """One line of table talk."""
     game = _game_or_404(game_id, request)
     try:
         chat_post(game=game, user=current_user(request), text=request.POST.get("text", ""))
@@ -186,7 +189,7 @@ def game_chat(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def game_resign(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Leave a running game: a bot takes the seat for the rest of it (issue 17)."""
+    """Leave a running game: a bot takes the seat for the rest of it."""
     _game_or_404(game_id, request)
     try:
         services.seat_resign(game_id=game_id, user=current_user(request))

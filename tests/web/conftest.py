@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -31,3 +32,42 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
         "executable_path": chromium_path() or "/usr/bin/chromium",
         "args": CHROMIUM_FLAGS,
     }
+
+
+class _CspWatchedBrowser:
+    """The session's browser, with every context it opens watched for Content-Security-Policy
+    violations: Chromium reports each as a console error naming the policy."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+        self.violations: list[str] = []
+
+    def _console(self, message: Any) -> None:
+        if message.type == "error" and "Content Security Policy" in message.text:
+            self.violations.append(message.text)
+
+    def new_context(self, *args: Any, **kwargs: Any) -> Any:
+        context = self._browser.new_context(*args, **kwargs)
+        context.on("console", self._console)
+        return context
+
+    def new_page(self, *args: Any, **kwargs: Any) -> Any:
+        page = self._browser.new_page(*args, **kwargs)
+        page.on("console", self._console)
+        return page
+
+    @property
+    def unwatched(self) -> Any:
+        return self._browser
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+
+@pytest.fixture
+def browser(browser: Any) -> Iterator[Any]:
+    """Every browser test fails on a Content-Security-Policy violation in any page it opened,
+    live updates included (the pages' own console checks may look at other things)."""
+    watched = _CspWatchedBrowser(browser)
+    yield watched
+    assert watched.violations == [], "Content-Security-Policy violations:\n" + "\n".join(watched.violations)
