@@ -108,10 +108,12 @@ def test_a_bad_queue_name_is_refused_and_writes_nothing(tmp_path: Path, queue: s
 
 def test_the_heartbeat_task_touches_its_lane_file(tmp_path: Path, settings: object) -> None:
     settings.VAR_DIR = tmp_path  # type: ignore[attr-defined]
-    assert tasks.heartbeat.apply(args=("some-lane",)).get() is True
+    # disable_sync_subtasks: not inside a task, whatever an earlier eager test left behind in
+    # Celery's task stack.
+    assert tasks.heartbeat.apply(args=("some-lane",)).get(disable_sync_subtasks=False) is True
     assert (tmp_path / "worker-heartbeat-some-lane").exists()
     with pytest.raises(ValueError, match="queue must be"):
-        tasks.heartbeat.apply(args=("../../x",)).get()
+        tasks.heartbeat.apply(args=("../../x",)).get(disable_sync_subtasks=False)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["worker-heartbeat-some-lane"]
 
 
