@@ -27,7 +27,7 @@ from tests.web.helpers import logged_in, make_user, started_game
 pytestmark = pytest.mark.django_db
 
 FORM_RE = re.compile(r'<form method="post" action="/games/\d+/act/" class="move-form" data-label="([^"]*)" '
-                     r'data-preview="([^"]*)">.*?name="action" value="([^"]+)"', re.S)
+                     r'data-preview="([^"]*)"[^>]*>.*?name="action" value="([^"]+)"', re.S)
 
 
 def _forms(page: str) -> list[tuple[str, str, dict[str, Any]]]:
