@@ -109,6 +109,12 @@ class OptionInfo:
 
 NO_PRIVATE_TEXT: Mapping[int, str] = MappingProxyType({})
 
+# What ``Rules.reveals`` answers for a rule set that does not decide move by move.
+FINAL_BY_DEFAULT = "this game cannot take moves back"
+# The clause for a move that ends the game: the end shows what the rules hid (the seed and
+# the deal with it, where the rule set reveals them) and nothing can be taken back after it.
+ENDS_THE_GAME = "it ends the game"
+
 
 class Step(NamedTuple, Generic[S]):
     """What one action did: the new state and what each audience may read of it.
@@ -215,6 +221,21 @@ class Rules(ABC, Generic[S]):
         unanswered question counts as declined); ``None`` leaves it to the game's timeout
         policy (a bot's move or a pass)."""
         return None
+
+    def reveals(self, state: S, seat: int, action: Action) -> str | None:
+        """Why ``seat`` playing ``action`` (legal for it) in ``state`` is final, or ``None``
+        when the move reveals nothing: it shows no hidden part (a card drawn, a hand, a
+        secret pick) and uses no draw of the game's generator, so the player may take it back
+        until another seat acts, and the state before it is all that changes back.
+
+        The reason is a clause in the rule set's words that reads after "This move is
+        final: " ("it draws a card", "your pick is revealed with the others"). It is decided
+        only from what ``seat`` may see: two states that differ only in a secret give the
+        same answer, and nothing here advances the generator or changes ``state``. A rule set
+        may raise ``IllegalAction`` for an action ``step`` would refuse.
+
+        The default is the safe answer for a rule set that does not say: every move final."""
+        return FINAL_BY_DEFAULT
 
     def evaluate(self, state: S, seat: int) -> float | None:
         """How good ``state`` is for ``seat`` (higher is better), for the greedy bot;

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from engine.base import RngState
+from engine.base import ENDS_THE_GAME, RngState
 from engine.captain_lucky.actions import CaptainBonus, Move, Place, Reroll, StealSet, Stop
 from engine.captain_lucky.cards import KINDS, count_of
 from engine.captain_lucky.scoring import ending
@@ -259,6 +259,31 @@ def end_turn(state: LuckyState, seat: int, story: Story) -> LuckyState:
             return state._replace(active=seat, phase=STEAL, steal=None)
         story.add(f"{seat_name(seat)} has no cards and nothing to steal.")
     raise AssertionError("a round of turns without a decision must reach the end of the game")
+
+
+DRAWS = "it draws from the pile"
+ROLLS = "it rolls the dice"
+SHOWS_HAND = "it shows cards from your hand"
+
+
+def reveals(state: LuckyState, seat: int, move: Move) -> str | None:
+    """Why ``move`` is final, or None (``Rules.reveals``). Read from public parts only (K-END-4):
+    hand sizes, the pile's size, the middle and the collections; never a hand's kinds, the
+    pile's order or the generator."""
+    if isinstance(move, Place):  # K-TURN-1: hidden cards go face up, then the hand refills
+        return DRAWS if state.pile else SHOWS_HAND
+    if not isinstance(move, Stop):  # K-TURN-2, K-TURN-4, K-TURN-5: every roll is a draw
+        return ROLLS
+    # K-TURN-6, K-END-1: what end_turn does after a failed steal, told from hand sizes alone.
+    for _ in range(2 * state.players + 2):
+        if sum(state.hands[seat]) < HAND_SIZE and state.pile:
+            return DRAWS
+        if not state.pile and seat == state.players - 1:
+            return ENDS_THE_GAME
+        seat = (seat + 1) % state.players
+        if any(state.hands[seat]) or has_target(state, seat):
+            return None  # the next turn starts: nothing hidden was shown
+    return ENDS_THE_GAME
 
 
 def perform(state: LuckyState, seat: int, move: Move) -> tuple[LuckyState, Story]:

@@ -122,6 +122,9 @@ class CaptainLuckyRules(Rules[LuckyState]):
     def apply(self, state: LuckyState, seat: int, action: Action) -> LuckyState:
         return play.perform(state, seat, check(state, seat, action))[0]
 
+    def reveals(self, state: LuckyState, seat: int, action: Action) -> str | None:
+        return play.reveals(state, seat, check(state, seat, action))
+
     def forced_action(self, state: LuckyState, seat: int) -> Action | None:
         return legal.forced_action(state, seat)
 

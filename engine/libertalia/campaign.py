@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from engine.base import ENDS_THE_GAME
 from engine.libertalia.characters import KIND_INDEX, KINDS, MAP, RANKS, CharacterSet, effect
 from engine.libertalia.options import Board
 from engine.libertalia.state import CAMPAIGNS, FIRST_HAND, NEW_CARDS, NOBODY, OVER, START_DOUBLOONS, SUNRISE
-from engine.libertalia.table import Log, Table, doubloons
+from engine.libertalia.table import NEXT_CAMPAIGN, Log, Table, doubloons
 
 PREACHER_GAIN = effect(6, "end")["n"]
 CARPENTER_GAIN = effect(9, "end")["n"]
@@ -90,6 +91,7 @@ def fortune(chars: CharacterSet, money: int, held: Sequence[int]) -> dict[str, A
 
 
 def end(t: Table, log: Log) -> None:
+    log.reveal(ENDS_THE_GAME if t.campaign == CAMPAIGNS else NEXT_CAMPAIGN)
     log.add(f"End of campaign {t.campaign}.")
     for seat in range(t.players):
         parts = []

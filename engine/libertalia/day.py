@@ -14,7 +14,7 @@ from engine.libertalia.characters import KIND_INDEX, OFFICER, effect
 from engine.libertalia.moves import Move, move_of
 from engine.libertalia.options import OFFERS, options
 from engine.libertalia.state import DAY, NOBODY
-from engine.libertalia.table import Log, Table, doubloons
+from engine.libertalia.table import PARROT_SHOWS, SPY_DRAWS, SURGEON_SECRET, Log, Table, doubloons
 
 BEGGAR_PAY = effect(3, "day")["n"]
 MONKEY_KIND = KIND_INDEX[effect(2, "day")["kind"]]
@@ -83,6 +83,7 @@ def parrot(t: Table, log: Log, seat: int, rank: int) -> None:
 def answer_parrot(t: Table, log: Log, seat: int, move: Move) -> None:
     t.hands[seat].remove(move.rank)
     t.board(seat, move.rank)
+    log.reveal(PARROT_SHOWS)
     log.add(f"{t.name(seat)} puts {t.card(move.rank)} on the ship.")
 
 
@@ -202,6 +203,7 @@ def spanish_spy(t: Table, log: Log, seat: int, rank: int) -> None:
         log.add(f"{who}: {t.name(seat)} holds no Spanish officer.")
         return
     t.to_bag(seat, OFFICER, count)
+    log.reveal(SPY_DRAWS)
     drawn = [0] * len(t.bag)
     for _ in range(count):
         kind = draw(t)
@@ -260,6 +262,7 @@ def answer_revive(t: Table, log: Log, seat: int, move: Move) -> None:
     """Which card returns is the owner's secret (L-CHAR-22, L-ZONE-1)."""
     t.graves[seat].remove(move.rank)
     t.to_hand(seat, move.rank)
+    log.reveal(SURGEON_SECRET)
     log.add(
         f"{t.name(seat)}'s Surgeon returns a card from the graveyard to {t.name(seat)}'s hand.",
         {seat: f"Your Surgeon returns {t.card(move.rank)} from your graveyard to your hand."},

@@ -7,7 +7,7 @@ from __future__ import annotations
 from engine.libertalia import campaign, day, dusk, night
 from engine.libertalia.moves import Move
 from engine.libertalia.state import DAY, DAYS, DUSK, NIGHT, NOBODY, SUNRISE, LibertaliaState
-from engine.libertalia.table import Log, Table
+from engine.libertalia.table import PICK_REVEALED, Log, Table
 
 MIN_HAND_AT_SUNRISE = 3  # L-CAMP-5
 
@@ -40,6 +40,7 @@ def choose(t: Table, log: Log, seat: int, rank: int) -> None:
     """L-SUN-1: a hidden, final choice; only the chooser's own sentence names the card."""
     t.hands[seat].remove(rank)
     t.picks[seat] = rank
+    log.reveal(PICK_REVEALED)
     waiting = [t.name(s) for s in range(t.players) if not t.picks[s]]
     if waiting:
         rest = f"; waiting for {', '.join(waiting)}."

@@ -11,10 +11,13 @@ from engine.libertalia.actions import check, owed, to_act
 from engine.libertalia.characters import COLOURS
 from engine.libertalia.options import options
 from engine.libertalia.state import OVER, LibertaliaState, seat_name
+from engine.libertalia.table import PARROT_SHOWS_OWN, PICK_REVEALED, SURGEON_OWN
 from engine.libertalia.view import view
 
 _SECRET_PLAY: Action = {"type": "play"}
 _SECRET_REVIVE: Action = {"type": "revive"}
+# What the mover's own decision shows, whatever follows it.
+_OWN_REVEALS = {"play": PICK_REVEALED, "parrot": PARROT_SHOWS_OWN, "revive": SURGEON_OWN}
 
 
 class LibertaliaRules(Rules[LibertaliaState]):
@@ -85,6 +88,19 @@ class LibertaliaRules(Rules[LibertaliaState]):
 
     def apply(self, state: LibertaliaState, seat: int, action: Action) -> LibertaliaState:
         return flow.perform(state, seat, check(state, seat, action))[0]
+
+    def reveals(self, state: LibertaliaState, seat: int, action: Action) -> str | None:
+        """A Sunrise pick, a Parrot's card and a Surgeon's return are final by what they are;
+        any other decision by what the engine then plays on to (L-DEC-5) before the next
+        decision: a Spanish Spy's draw, a card from a hand, the End of a campaign. That play
+        runs on a copy (the state and its generator are untouched), and up to its first
+        reveal it follows public parts only (the ship, dens, booty, doubloons, hand and
+        graveyard sizes), so the answer is the same whatever the secrets are."""
+        move = check(state, seat, action)
+        own = _OWN_REVEALS.get(move.type)
+        if own is not None:
+            return own
+        return flow.perform(state, seat, move)[1].revealed
 
     def describe(self, state: LibertaliaState, seat: int, action: Action) -> str:
         """The public sentence of an action (as ``step(...).text``)."""

@@ -15,14 +15,31 @@ from engine.base import rng_from_state
 from engine.libertalia.characters import COLOURS, CharacterSet
 from engine.libertalia.state import NOBODY, Character, LibertaliaState, key, left_of, right_of
 
+# What ``Rules.reveals`` says of a step that shows something hidden or draws at random,
+# as a clause that reads after "This move is final: ".
+PICK_REVEALED = "your pick is revealed with the others"  # L-SUN-1, L-SUN-2
+PARROT_SHOWS_OWN = "it shows a card from your hand"  # L-CHAR-1: public at once
+PARROT_SHOWS = "a card from a hand goes on the ship"  # L-CHAR-1, decided by the engine
+SURGEON_OWN = "the card your Surgeon returns stays secret"  # L-CHAR-22
+SURGEON_SECRET = "a Surgeon returns a card in secret"  # L-CHAR-22, decided by the engine
+SPY_DRAWS = "a Spanish Spy draws from the bag"  # L-CHAR-17
+NEXT_CAMPAIGN = "it ends the campaign: the next one is dealt"  # L-END, L-CAMP-2, L-CAMP-3
+
 
 class Log:
     """Sentences in order; each may have a different wording for some seats."""
 
-    __slots__ = ("entries",)
+    __slots__ = ("entries", "revealed")
 
     def __init__(self) -> None:
         self.entries: list[tuple[str, dict[int, str] | None]] = []
+        # The first thing the step showed that was hidden, or drew at random, as the clause
+        # ``Rules.reveals`` answers; None while the step showed nothing hidden.
+        self.revealed: str | None = None
+
+    def reveal(self, reason: str) -> None:
+        if self.revealed is None:
+            self.revealed = reason
 
     def add(self, text: str, private: dict[int, str] | None = None) -> None:
         self.entries.append((text, private))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from bisect import insort
 from typing import NamedTuple
 
+from engine.base import ENDS_THE_GAME
 from engine.pirates.actions import Assemble, Capture, Move, Mutiny, Pass, Ransom
 from engine.pirates.state import (
     ACTION_LIMIT,
@@ -156,6 +157,27 @@ def perform(state: PiratesState, seat: int, move: Move) -> PiratesState:
     assert isinstance(move, Pass)
     passes = state.passes + 1
     return _next(state, passes=passes, end=END_PASSES if passes >= state.players else "")
+
+
+TURNS_UP_CARDS = "it turns up the next cards of the deck"
+
+
+def reveals(state: PiratesState, move: Move) -> str | None:
+    """Why ``move`` is final, or None (``Rules.reveals``). Read from public parts only: the
+    display, how many cards the deck and the boarded piles hold, the counts of actions and
+    passes; never the deck's order. No move draws from the generator after setup."""
+    if state.actions + 1 >= ACTION_LIMIT:  # P-TURN-2
+        return ENDS_THE_GAME
+    if isinstance(move, Pass):
+        return ENDS_THE_GAME if state.passes + 1 >= state.players else None  # P-TURN-1
+    if isinstance(move, Capture | Mutiny):
+        boarded = len(state.discarded) + sum(map(len, state.kept)) + 1
+        if boarded >= len(state.card_set):  # P-CAP-9
+            return ENDS_THE_GAME
+        others = (card for space, card in enumerate(state.display) if space != move.space)
+        if all(card == EMPTY for card in others) and state.deck:  # P-CAP-8: the display refills
+            return TURNS_UP_CARDS
+    return None  # P-ASM and P-RAN move public pirates and ducats only
 
 
 def mutineers(party: Party, pirate: int) -> Party:

@@ -144,6 +144,9 @@ class PiratesRules(Rules[PiratesState]):
         # Replays and bots need no sentence, so they skip making one.
         return play.perform(state, seat, check(state, seat, action))
 
+    def reveals(self, state: PiratesState, seat: int, action: Action) -> str | None:
+        return play.reveals(state, check(state, seat, action))
+
     def forced_action(self, state: PiratesState, seat: int) -> Action | None:
         """P-TURN-1: the seat to act passes when it has nothing else to do; ``has_move``
         stops at the first possible action instead of listing them all."""

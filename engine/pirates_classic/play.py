@@ -10,9 +10,10 @@ from __future__ import annotations
 from bisect import insort
 from typing import NamedTuple
 
+from engine.base import ENDS_THE_GAME
 from engine.pirates.play import assembled
 from engine.pirates.state import PIRATE_VALUE, PIRATES_PER_SEAT, Party
-from engine.pirates_classic.actions import Board, Challenge, Decision, Decline, MoveStack
+from engine.pirates_classic.actions import Board, Challenge, Decision, Decline, MoveStack, Skip
 from engine.pirates_classic.state import (
     ACTION_LIMIT,
     CHALLENGED,
@@ -101,6 +102,28 @@ def _turn(
         end,
         state.rng_state,
     )
+
+
+TURNS_UP_SHIPS = "it turns up new ships from the deck"
+
+
+def reveals(state: ClassicState, decision: Decision) -> str | None:
+    """Why ``decision`` is final, or None (``Rules.reveals``). Read from public parts only:
+    the display, how many ships are boarded and left in the deck, the counts of actions and
+    skips; never the deck's order (the only secret, with the generator that dealt it)."""
+    if state.actions + 1 >= ACTION_LIMIT:  # C-TURN-2
+        return ENDS_THE_GAME
+    if isinstance(decision, Skip):
+        return ENDS_THE_GAME if state.skips + 1 >= state.players else None  # C-TURN-1
+    if isinstance(decision, Board):
+        if len(state.boarded) + 1 >= len(state.card_set):  # C-BOARD-5
+            return ENDS_THE_GAME
+        others = (ship for space, ship in enumerate(state.display) if space != decision.space)
+        if all(ship == EMPTY for ship in others) and state.deck:  # C-BOARD-4: 3 new ships
+            return TURNS_UP_SHIPS
+    # C-MOVE moves public stacks; a challenge or decline (C-MUT-2) is public when it is made
+    # and the questions of the next turn are asked from public stacks and ships.
+    return None
 
 
 def perform(state: ClassicState, seat: int, decision: Decision) -> Outcome:

@@ -74,6 +74,9 @@ class PiratesClassicRules(Rules[ClassicState]):
     def apply(self, state: ClassicState, seat: int, action: Action) -> ClassicState:
         return play.perform(state, seat, check(state, seat, action)).state
 
+    def reveals(self, state: ClassicState, seat: int, action: Action) -> str | None:
+        return play.reveals(state, check(state, seat, action))
+
     def forced_action(self, state: ClassicState, seat: int) -> Action | None:
         """C-TURN-1: a seat that can neither move nor board skips, applied by the service."""
         if state.end or seat != state.active or waiting(state) or legal.has_move(state, seat):

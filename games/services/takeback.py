@@ -1,5 +1,5 @@
-"""Taking back a move (issue 17): a player may take back their last move until the next
-player acts, unless the move revealed something.
+"""Taking back a move: a player may take back their own last move until another seat acts,
+unless the move revealed something.
 
 The take-back is an event of its own (``Event.Kind.TAKE_BACK``, payload ``takes_back``: the
 seq of the move), appended through ``append_event`` like every other: the log stays
@@ -8,12 +8,12 @@ take-back is the state before that move; ``games.services.state.apply_events`` (
 ``load_state``, ``replay_from_start`` and ``replay_check``) and ``engine.gamelog`` leave the
 taken-back move out.
 
-What "revealed something" means is decided conservatively, from what the rule set declares:
-never in a rule set that draws during play (``chance_in_play``: a die rolled) or where seats
-decide at once (``simultaneous``: a secret pick), never for a move whose sentence was secret
-(``Step`` secrecy: private text or a hidden action), and only when the rule set names its
-secret parts (``secret_parts``) and the move left all of them as they were (no card drawn
-from the deck). A rule set that names no secret parts cannot tell us, so its moves are final.
+What "revealed something" means is the rule set's to say, move by move
+(``Rules.reveals``, asked of the state before the move and the move itself): a card drawn, a
+die rolled, a pick revealed with the others make a move final, and the answer says why. Two
+safety checks stay whatever it says: a move whose event is secret (private text, a hidden
+action, a sentence kept for after the end) is final, and so is one that changed any part of
+the state the rule set declares secret (``secret_parts``).
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from engine.base import FINAL_BY_DEFAULT
+from engine.errors import IllegalAction
 from games.models import Event, Game, Seat
 from games.services.append import append_event
 from games.services.errors import Conflict, StaleSeq
@@ -35,10 +37,12 @@ SECRET_PAYLOAD_KEYS = ("private", "public_action", "full_text")
 
 @dataclass(frozen=True)
 class TakeBack:
-    """Whether the last event can be taken back by ``seat``, and why not."""
+    """Whether the last event can be taken back by ``seat``, and why not. ``final``: the rule
+    set's own reason when it is the rules that make the move final (``Rules.reveals``)."""
 
     allowed: bool
     reason: str = ""
+    final: str = ""
 
 
 def take_back_check(game: Game, last: Event | None, seat: Seat | None) -> TakeBack:
@@ -58,15 +62,20 @@ def take_back_check(game: Game, last: Event | None, seat: Seat | None) -> TakeBa
     ):
         return TakeBack(False, "Only your own last move can be taken back, before anyone else acts.")
     rules = rules_for(game)
-    if rules.chance_in_play or rules.simultaneous:
-        return TakeBack(False, f"Moves in {rules.title} may reveal a draw or a pick: they are final.")
+    before = load_state(game, last.seq - 1)
+    try:
+        reason = rules.reveals(before, seat.position, last.payload.get("action"))
+    except IllegalAction:  # a logged move was legal where it was made; never guess otherwise
+        reason = FINAL_BY_DEFAULT
+    if reason is not None:
+        return TakeBack(False, f"That move is final: {reason}.", final=reason)
     if any(key in last.payload for key in SECRET_PAYLOAD_KEYS):
         return TakeBack(False, "That move showed you something the others did not see: it is final.")
-    if not rules.secret_parts:
-        return TakeBack(False, f"Moves in {rules.title} are final.")
-    before, after = rules.dump(load_state(game, last.seq - 1)), rules.dump(load_state(game, last.seq))
-    if any(before.get(part) != after.get(part) for part in rules.secret_parts):
-        return TakeBack(False, "That move revealed something (a card was drawn): it is final.")
+    if rules.secret_parts:
+        after = rules.dump(load_state(game, last.seq))
+        dumped = rules.dump(before)
+        if any(dumped.get(part) != after.get(part) for part in rules.secret_parts):
+            return TakeBack(False, "That move revealed something: it is final.")
     return TakeBack(True)
 
 

@@ -192,6 +192,13 @@ class Table:
         that know their rule set draws nothing a preview could reveal."""
         return self.action_label(action, view)
 
+    def final(self, action: dict[str, Any], *, rules: Any, state: Any, seat: int) -> str:
+        """What the confirm step says of a move that cannot be taken back ("This move is
+        final: it draws a card."), "" for one that can: the rule set's own reason
+        (``Rules.reveals``), which reads nothing hidden from ``seat``."""
+        reason = rules.reveals(state, seat, action)
+        return "" if reason is None else f"This move is final: {reason}."
+
     def chart_row(self, view: dict[str, Any], state: Any, players: int) -> list[int]:
         """What the replay chart plots for every seat after one event (``view`` is the
         replay's view of ``state``); a value the table leaves out counts as 0. A table whose

@@ -74,6 +74,11 @@ def table_context(request: HttpRequest, game: Game) -> dict[str, Any]:
             for action in detail["legal_actions"]
         ]
         context["steps"] = table.controls(detail["legal_actions"], detail["view"], previews)
+        # By legal action, as each move button's index: the confirm step says which are final.
+        context["finals"] = [
+            table.final(action, rules=rules, state=state, seat=seat.position)
+            for action in detail["legal_actions"]
+        ]
         context["confirm_moves"] = _confirm_moves(request)
     if seat is not None and game.is_running and context.get("log"):
         last = Event.objects.filter(game=game, seq=game.seq).first()

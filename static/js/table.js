@@ -34,6 +34,9 @@
     var label = source.label || (button ? button.textContent.trim() : "");
     document.getElementById("confirm-label").textContent = label;
     document.getElementById("confirm-preview").textContent = source.preview || "";
+    // A move the rules make final says so, and why, before it is confirmed.
+    var final = document.getElementById("confirm-final");
+    if (final) { final.textContent = source.final || ""; final.hidden = !source.final; }
     box.hidden = false;
     if (takeFocus !== false) document.getElementById("confirm-yes").focus();
     return true;

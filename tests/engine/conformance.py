@@ -9,6 +9,7 @@ set, and on faulty test rule sets to show each check can fail.
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import random
 from dataclasses import dataclass, field
@@ -16,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from engine.base import Action, Rules, Step
-from engine.errors import IllegalAction, InvalidOptions
+from engine.base import Action, Rules, Step, rng_state_to_json
+from engine.errors import IllegalAction, InvalidOptions, InvalidSnapshot
 
 # A seed no view may show while the game runs (design.md, Secrets); distinctive, so finding
 # it in a view's JSON is no accident.
@@ -45,6 +46,9 @@ class Playout:
     finished: bool = False
     secret_pairs: int = 0
     forced: int = 0
+    # Moves reveals() called revealing nothing, and states compared with a secret changed.
+    undoable: int = 0
+    secret_variants: int = 0
     visited: list[tuple[Any, int, Action]] = field(default_factory=list)
 
 
@@ -152,6 +156,9 @@ def check_secret_choices(rules: Rules[Any], state: Any, seat: int, players: int)
         first = steps[0]
         for other in steps[1:]:
             pairs += 1
+            for deciding in rules.to_act(first.state):  # the others' take-back is no clue
+                if deciding != seat:
+                    check_reveals_secrecy(rules, first.state, deciding, [other.state])
             assert first.text == other.text, "a secret choice shows in the text for everyone"
             for viewer in [None, *(s for s in range(players) if s != seat)]:
                 assert as_json(rules.view(first.state, viewer)) == as_json(rules.view(other.state, viewer)), (
@@ -164,12 +171,144 @@ def check_secret_choices(rules: Rules[Any], state: Any, seat: int, players: int)
     return pairs
 
 
+MAX_VARIANT_TRIES = 12
+RNG_KEYS = frozenset({"version", "internal", "gauss_next"})
+# Another generator state, to put in place of a game's own (a secret of every rule set).
+OTHER_RNG = rng_state_to_json(random.Random(f"{SEED_MARK}:another generator").getstate())
+
+
+def generator_parts(dumped: dict[str, Any]) -> list[str]:
+    """The top-level keys of a dump that hold a generator's state (``rng_state_to_json``)."""
+    return [key for key, value in dumped.items() if isinstance(value, dict) and set(value) == RNG_KEYS]
+
+
+def _first(entry: Any) -> Any:
+    """One card of a seat's entry in a per-seat part: a list's first item, or a whole number."""
+    if isinstance(entry, list):
+        return entry[0] if entry and type(entry[0]) is int else None
+    return entry if type(entry) is int and entry else None
+
+
+def _put(entry: Any, old: Any, new: Any) -> Any:
+    if not isinstance(entry, list):
+        return new
+    changed = [new if item == old else item for item in entry]
+    return sorted(changed) if entry == sorted(entry) else changed
+
+
+def _exchanges(dumped: dict[str, Any], seat: int, players: Any) -> list[dict[str, Any]]:
+    """Dumps where another seat has one card in another of its places: its hand's first card
+    swapped with its pending pick's or its graveyard's first, say. What the seat holds in all
+    stays the same, so only a seat that may look into both places can tell."""
+    per_seat = [
+        key
+        for key, value in dumped.items()
+        if isinstance(value, list) and len(value) == players and all(type(e) in (int, list) for e in value)
+    ]
+    found = []
+    for a in per_seat:
+        for b in per_seat:
+            if a >= b:
+                continue
+            for other in range(players):
+                x, y = _first(dumped[a][other]), _first(dumped[b][other])
+                if other == seat or x is None or y is None or x == y:
+                    continue
+                left, right = list(dumped[a]), list(dumped[b])
+                left[other], right[other] = _put(left[other], x, y), _put(right[other], y, x)
+                found.append({**dumped, a: left, b: right})
+    return found
+
+
+def secret_variants(rules: Rules[Any], state: Any, seat: int) -> list[Any]:
+    """States that differ from ``state`` only in what ``seat`` may not see: another generator,
+    a list in another order (a deck), two other seats' entries of a per-seat list swapped
+    (their hands), a card of another seat's in another of its places (hand and pending pick,
+    hand and graveyard). A candidate is kept only when it loads and gives ``seat`` the very
+    same view and legal actions; so whatever it changed was hidden from ``seat``."""
+    dumped = rules.dump(state)
+    players = dumped.get("players")
+    candidates: list[dict[str, Any]] = _exchanges(dumped, seat, players)
+    for key, value in dumped.items():
+        if not isinstance(value, list) or len(value) < 2:
+            continue
+        candidates.append({**dumped, key: list(reversed(value))})
+        if len(value) == players:
+            others = [s for s in range(len(value)) if s != seat]
+            for a, b in itertools.pairwise(others):
+                swapped = list(value)
+                swapped[a], swapped[b] = value[b], value[a]
+                candidates.append({**dumped, key: swapped})
+    # A sample, to stay quick: which one varies from state to state, the same in every run.
+    random.Random(rules.action_count(state)).shuffle(candidates)
+    candidates = [{**dumped, key: OTHER_RNG} for key in generator_parts(dumped)] + candidates
+    seen = as_json(rules.view(state, seat))
+    legal = rules.legal_actions(state, seat)
+    variants: dict[tuple[str, ...], Any] = {}  # one per set of parts changed
+    for data in candidates[: MAX_VARIANT_TRIES + 1]:
+        changed = tuple(key for key in dumped if data[key] is not dumped[key] and data[key] != dumped[key])
+        if not changed or changed in variants:
+            continue
+        try:
+            variant = rules.load(json.loads(json.dumps(data)))
+        except InvalidSnapshot:
+            continue
+        if as_json(rules.view(variant, seat)) == seen and rules.legal_actions(variant, seat) == legal:
+            variants[changed] = variant
+    return list(variants.values())
+
+
+def check_reveals(rules: Rules[Any], state: Any, seat: int, action: Action, done: Step[Any]) -> bool:
+    """``reveals`` answers None or a clause, changes nothing (the generator included), and a
+    move it calls revealing nothing is no secret step and leaves every secret part of the
+    dump and the generator as they were: taking it back hides nothing that was shown.
+    Returns whether the move reveals nothing."""
+    before = rules.dump(state)
+    reason = rules.reveals(state, seat, dict(action))
+    assert rules.dump(state) == before, "reveals never changes the state or advances its generator"
+    if reason is not None:
+        assert isinstance(reason, str) and reason.strip() and not reason.endswith("."), (
+            "reveals gives a clause (no final stop) or None"
+        )
+        return False
+    assert not done.secret and not done.private, (
+        f"reveals says {action!r} reveals nothing, but its step is secret or shows a seat something"
+    )
+    after = rules.dump(done.state)
+    for key in (*rules.secret_parts, *generator_parts(before)):
+        assert after.get(key) == before.get(key), (
+            f"reveals says {action!r} reveals nothing, but it changes {key}"
+        )
+    return True
+
+
+def check_reveals_secrecy(rules: Rules[Any], state: Any, seat: int, others: list[Any]) -> int:
+    """``reveals`` reads nothing ``seat`` may not see: in every state of ``others`` (each
+    differing from ``state`` only in a secret of ``seat``'s) it answers alike for every legal
+    action. Returns how many states were compared."""
+    for action in rules.legal_actions(state, seat):
+        said = rules.reveals(state, seat, dict(action))
+        for other in others:
+            assert rules.reveals(other, seat, dict(action)) == said, (
+                f"reveals reads a secret: seat {seat}'s {action!r} is answered differently "
+                "in two states that differ only in what that seat may not see"
+            )
+    return len(others)
+
+
 def check_state(
-    rules: Rules[Any], state: Any, players: int, earlier: list[tuple[Any, int, Action]], *, deep: bool
+    rules: Rules[Any],
+    state: Any,
+    players: int,
+    earlier: list[tuple[Any, int, Action]],
+    *,
+    deep: bool,
+    record: Playout | None = None,
 ) -> tuple[int, int]:
     """The invariants of one reachable state. ``deep``: also every legal action, purity,
-    round trips, refusals, views and secrecy (the costly checks, on a sample of states).
-    Returns (secret pairs compared, forced actions seen)."""
+    round trips, refusals, views, secrecy and what ``reveals`` says (the costly checks, on a
+    sample of states). Returns (secret pairs compared, forced actions seen); ``record``
+    counts the take-back checks."""
     to_act = rules.to_act(state)
     finished = rules.is_finished(state)
     result = rules.result(state)
@@ -212,7 +351,13 @@ def check_state(
             applied = rules.apply(state, seat, dict(action))
             assert rules.dump(state) == before, untouched
             assert rules.dump(applied) == rules.dump(done.state), "apply gives the state step gives"
+            undoable = check_reveals(rules, state, seat, action, done)
+            if record is not None:
+                record.undoable += undoable
         pairs += check_secret_choices(rules, state, seat, players)
+        variants = check_reveals_secrecy(rules, state, seat, secret_variants(rules, state, seat))
+        if record is not None:
+            record.secret_variants += variants
     for action in GARBAGE:
         for seat in to_act or range(players):
             check_refused(rules, state, seat, action)
@@ -246,7 +391,7 @@ def playout(rules: Rules[Any], players: int, seed: str, *, max_actions: int, dee
     while True:
         running = not rules.is_finished(state)
         deep = record.states % deep_every == 0 or not running or record.actions >= max_actions
-        pairs, forced = check_state(rules, state, players, record.visited, deep=deep)
+        pairs, forced = check_state(rules, state, players, record.visited, deep=deep, record=record)
         record.states += 1
         record.secret_pairs += pairs
         record.forced += forced

@@ -15,7 +15,14 @@ import pytest
 import engine
 from engine.base import Rules
 from tests.engine import conformance
-from tests.engine.toy_rules import ChattyDoubloons, DoubloonsRules, LeakyDoubloons, MutatingDoubloons
+from tests.engine.toy_rules import (
+    CarelessDoubloons,
+    ChattyDoubloons,
+    DoubloonsRules,
+    LeakyDoubloons,
+    MutatingDoubloons,
+    PeekingDoubloons,
+)
 
 GAMES_PER_COUNT = 5
 # Pirates ends by P-TURN-2 at 1,000 actions; random games of it take about 120. A rule set
@@ -59,9 +66,13 @@ def run_playouts(rules: Rules[Any], players: int, games: int = GAMES_PER_COUNT) 
 def test_random_playouts_keep_the_contract(rules_id: str, players: int) -> None:
     """to_act, legal_actions, forced_action, step/apply (pure, every listed action applies,
     illegal ones refused with a sentence), dump/load, views (JSON, no seed, no secret part),
-    secret choices indistinguishable to others, result at the end, determinism."""
+    secret choices indistinguishable to others, result at the end, determinism; and
+    ``reveals``: the same answer in states differing only in a secret of the mover's, nothing
+    changed or drawn, and a move it lets be taken back is no secret and draws nothing."""
     playouts = run_playouts(engine.get_rules(rules_id), players)
     assert all(p.actions > 0 for p in playouts)
+    assert sum(p.secret_variants for p in playouts) > 20, "reveals was compared across secrets"
+    assert sum(p.undoable for p in playouts) > 0, "some move of the rule set can be taken back"
     assert any(p.finished for p in playouts), f"no random game ended within {MAX_ACTIONS} actions"
 
 
@@ -74,6 +85,7 @@ def test_the_checks_pass_a_sound_rule_set_with_secret_simultaneous_picks() -> No
     assert all(p.finished for p in playouts)
     assert sum(p.secret_pairs for p in playouts) > 20, "secret choices were compared"
     assert sum(p.forced for p in playouts) > 0, "forced actions were checked"
+    assert sum(p.secret_variants for p in playouts) > 20, "reveals was compared across secrets"
 
 
 @pytest.mark.parametrize(
@@ -82,8 +94,10 @@ def test_the_checks_pass_a_sound_rule_set_with_secret_simultaneous_picks() -> No
         (LeakyDoubloons(), "view"),
         (ChattyDoubloons(), "text for everyone"),
         (MutatingDoubloons(), "never change the state"),
+        (PeekingDoubloons(), "reveals reads a secret"),
+        (CarelessDoubloons(), "reveals nothing, but its step is secret"),
     ],
-    ids=["pending-bids-in-view", "secret-bid-in-text", "step-mutates-input"],
+    ids=["pending-bids-in-view", "secret-bid-in-text", "step-mutates-input", "reveals-peeks", "reveals-lies"],
 )
 def test_the_checks_catch_a_faulty_rule_set(faulty: Rules[Any], complaint: str) -> None:
     with pytest.raises(AssertionError, match=complaint):

@@ -144,6 +144,11 @@ class DoubloonsRules(Rules[DoubloonsState]):
         text = f"{who} bids {_plural(coins)}; the bids are {shown}; {self.seat_name(winner)} takes the round."
         return Step(after, text)
 
+    def reveals(self, state: DoubloonsState, seat: int, action: Action) -> str | None:
+        """Every bid is final: it is revealed with the others, and the last one may roll."""
+        self._check(state, seat, action)
+        return "your bid is revealed with the others"
+
     def view(self, state: DoubloonsState, seat: int | None) -> dict[str, JSON]:
         return {
             "rules": self.id,
@@ -213,6 +218,30 @@ class ChattyDoubloons(DoubloonsRules):
     def step(self, state: DoubloonsState, seat: int, action: Action) -> Step[DoubloonsState]:
         done = super().step(state, seat, action)
         return done._replace(text=done.full_text) if done.full_text else done
+
+
+class PeekingDoubloons(DoubloonsRules):
+    """Words its final moves by the next tie-break roll, which the generator already knows:
+    the conformance suite must catch it reading a secret."""
+
+    id = "peeking-doubloons"
+
+    def reveals(self, state: DoubloonsState, seat: int, action: Action) -> str | None:
+        self._check(state, seat, action)
+        if rng_from_state(state.rng_state).random() < 0.5:
+            return "your bid is revealed with the others"
+        return "your bid is revealed with the others, and a roll may follow"
+
+
+class CarelessDoubloons(DoubloonsRules):
+    """Lets every bid be taken back, though a bid is secret and the last one may roll: the
+    conformance suite must catch it."""
+
+    id = "careless-doubloons"
+
+    def reveals(self, state: DoubloonsState, seat: int, action: Action) -> str | None:
+        self._check(state, seat, action)
+        return None
 
 
 class MutatingDoubloons(DoubloonsRules):

@@ -176,7 +176,7 @@ def test_issue17_4_positions_differing_only_in_a_secret_give_identical_previews(
 
 
 FORM_RE = re.compile(r'<form method="post" action="/games/\d+/act/" class="move-form" data-label="([^"]*)" '
-                     r'data-preview="([^"]*)">.*?name="action" value="([^"]+)"', re.S)
+                     r'data-preview="([^"]*)"[^>]*>.*?name="action" value="([^"]+)"', re.S)
 
 
 @pytest.mark.django_db

@@ -222,7 +222,7 @@ def test_issue17_4_sunrise_preview_names_effect_and_what_is_certain() -> None:
         )
 
 
-BUTTON_RE = re.compile(r'name="action" value="([^"]+)" data-label="([^"]*)" data-preview="([^"]*)">')
+BUTTON_RE = re.compile(r'name="action" value="([^"]+)" data-label="([^"]*)" data-preview="([^"]*)"[^>]*>')
 
 
 @pytest.mark.django_db
