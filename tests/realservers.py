@@ -246,3 +246,14 @@ def own_redis(folder: Path) -> Iterator[RedisServer]:
         yield server
     finally:
         server.stop()
+
+
+def process_alive(pid: int) -> bool:
+    """Whether process ``pid`` runs. A zombie still answers signal 0 until it is reaped; its
+    /proc status says so."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    status = Path(f"/proc/{pid}/status")
+    return not (status.exists() and "zombie" in status.read_text())

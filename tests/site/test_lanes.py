@@ -244,15 +244,6 @@ def test_a_child_that_never_touches_its_file_is_stopped_and_started_again(tmp_pa
     assert (s.liveness_stops, s.restarts) == (3, 2)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    status = Path(f"/proc/{pid}/status")
-    return not (status.exists() and "zombie" in status.read_text())
-
-
 def test_a_silent_child_that_ignores_sigterm_is_killed_with_the_processes_it_started(tmp_path: Path) -> None:
     pid_file = tmp_path / "grandchild"
     s = Supervisor("stubborn", _sleeper(ignore_term=True, grandchild=pid_file), min_delay=0.01,
@@ -260,7 +251,7 @@ def test_a_silent_child_that_ignores_sigterm_is_killed_with_the_processes_it_sta
                    check_every=0.05, stop_timeout=0.5)
     assert s.run() == -signal.SIGKILL
     grandchild = int(pid_file.read_text())
-    wait_until(lambda: not _alive(grandchild), 10, "the grandchild to be gone")
+    wait_until(lambda: not realservers.process_alive(grandchild), 10, "the grandchild to be gone")
     assert s.liveness_stops == 1
 
 

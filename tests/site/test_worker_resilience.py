@@ -66,16 +66,6 @@ def _child_pids(log: Path) -> list[int]:
     return [int(pid) for pid in STARTED.findall(log.read_text())]
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # A zombie still answers signal 0 until reaped; its /proc status says so.
-    status = Path(f"/proc/{pid}/status")
-    return not (status.exists() and "zombie" in status.read_text())
-
-
 def test_a_child_killed_with_sigkill_is_started_again_and_sigterm_stops_both(tmp_path: Path) -> None:
     sleeper = "\n".join([
         "import signal, sys, time",
@@ -94,7 +84,7 @@ def test_a_child_killed_with_sigkill_is_started_again_and_sigterm_stops_both(tmp
         assert "exited with status -9" in log.read_text()
         process.send_signal(signal.SIGTERM)
         assert process.wait(10) == 0, log.read_text()
-        assert not _alive(pids[1])
+        assert not realservers.process_alive(pids[1])
         assert "stopped (exit status 0)" in log.read_text()
     finally:
         realservers.stop(process)
