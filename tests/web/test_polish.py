@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import random
+import re
 import secrets
 
 import pytest
 from django.core import mail
 from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from pytest_django.fixtures import Settings as SettingsWrapper
 
-from games import side_effects
-from games.models import Invitation
+from games import selectors, services, side_effects
+from games.models import Game, Invitation, Seat
 from games.services import game_create
+from games.services.state import load_state, rules_for
+from games.tables import table_for
 from tests.web.helpers import make_user
 
 pytestmark = pytest.mark.django_db
@@ -35,3 +41,37 @@ def test_invitation_names_the_game_by_its_title_not_its_rules_id(
     assert f"a game of {title} on Pirates by Mail" in str(message.body)
     assert f"a game of {title} on Pirates by Mail" in html.replace("&#x27;", "'")
     assert f"a game of {rules_id} " not in str(message.body) + html
+
+
+def _play_to_the_end(game: Game, rng: random.Random) -> Game:
+    """The creator picks from her legal moves; random bots play the other seats (eager Celery)."""
+    for _ in range(2000):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        mine = Seat.objects.get(game=game, user=game.created_by).position
+        legal = rules_for(game).legal_actions(load_state(game), mine)
+        services.action_submit(game_id=game.pk, user=game.created_by, action=rng.choice(legal), expected_seq=game.seq)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    return game
+
+
+@pytest.mark.django_db(transaction=True)  # the bots move from on-commit callbacks
+def test_pirates_majorities_column_has_no_dangling_comma(settings: SettingsWrapper) -> None:
+    settings.BOT_MOVE_DELAY_SECONDS = 0
+    anne = make_user("anne")
+    game = services.game_create(
+        creator=anne, rules_id="pirates", players=3, bot_seats=2, bot_kind=Seat.BotKind.RANDOM
+    )
+    game = _play_to_the_end(services.game_start(game_id=game.pk, by=anne), random.Random("majorities"))
+    view = rules_for(game).view(load_state(game), None)
+    # The kinds that scored nothing come last for one seat and in between for another: both
+    # used to leave a comma behind.
+    view["scoring"][0]["majority"] = {"saber": 4, "rum": 2, "chest": 0}
+    view["scoring"][1]["majority"] = {"saber": 0, "rum": 3, "chest": 0, "relics": 1}
+    view["scoring"][2]["majority"] = {"saber": 0, "rum": 0}
+    board = table_for("pirates").board(view, selectors.seats_summary(game))
+    html = render_to_string("tables/pirates/result.html", {"board": board})
+    cells = re.findall(r'<td data-label="Majorities"><span>(.*?)</span></td>', html)
+    assert cells == ["saber +4, rum +2", "rum +3, relics +1", "–"]
