@@ -9,6 +9,7 @@ import secrets
 import pytest
 from django.core import mail
 from django.core.mail import EmailMultiAlternatives
+from django.test import Client
 from django.template.loader import render_to_string
 from pytest_django.fixtures import Settings as SettingsWrapper
 
@@ -75,3 +76,19 @@ def test_pirates_majorities_column_has_no_dangling_comma(settings: SettingsWrapp
     html = render_to_string("tables/pirates/result.html", {"board": board})
     cells = re.findall(r'<td data-label="Majorities"><span>(.*?)</span></td>', html)
     assert cells == ["saber +4, rum +2", "rum +3, relics +1", "–"]
+
+
+def test_signup_from_an_invitation_prefills_the_invited_address(client: Client) -> None:
+    anne = make_user("anne")
+    game = game_create(creator=anne, rules_id="pirates", players=3, is_public=False)
+    (invitation,) = services.invitation_create(game_id=game.pk, by=anne, emails=["newcomer@example.test"])
+    to_signup = client.get(f"/invite/{invitation.token}/")
+    assert to_signup.status_code == 302
+    page = client.get(to_signup["Location"]).content.decode()
+    (email_input,) = re.findall(r'<input[^>]*name="email"[^>]*>', page)
+    assert 'value="newcomer@example.test"' in email_input
+    # No prefill from a link that is not a valid invitation's, nor from another page.
+    for next_path in ("/invite/not-a-token/", "/games/", f"/games/{game.pk}/"):
+        page = client.get("/accounts/signup/", {"next": next_path}).content.decode()
+        (email_input,) = re.findall(r'<input[^>]*name="email"[^>]*>', page)
+        assert "value=" not in email_input, (next_path, email_input)
