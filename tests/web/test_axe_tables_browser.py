@@ -42,7 +42,9 @@ def _anne_moves(game: Game, rng: random.Random, count: int) -> int:
         mine = Seat.objects.get(game=game, user=game.created_by).position
         assert mine in game.to_act, f"the bots left the game waiting at seq {game.seq}: {game.to_act}"
         legal = rules_for(game).legal_actions(load_state(game), mine)
-        services.action_submit(game_id=game.pk, user=game.created_by, action=rng.choice(legal), expected_seq=game.seq)
+        services.action_submit(
+            game_id=game.pk, user=game.created_by, action=rng.choice(legal), expected_seq=game.seq
+        )
         played += 1
     game.refresh_from_db()
     return played

@@ -9,8 +9,8 @@ import secrets
 import pytest
 from django.core import mail
 from django.core.mail import EmailMultiAlternatives
-from django.test import Client
 from django.template.loader import render_to_string
+from django.test import Client
 from pytest_django.fixtures import Settings as SettingsWrapper
 
 from games import selectors, services, side_effects
@@ -25,7 +25,11 @@ pytestmark = pytest.mark.django_db
 
 @pytest.mark.parametrize(
     ("rules_id", "title"),
-    [("captain-lucky", "Captain Lucky (2024)"), ("pirates-classic", "Pirates (classic)"), ("libertalia", "Libertalia")],
+    [
+        ("captain-lucky", "Captain Lucky (2024)"),
+        ("pirates-classic", "Pirates (classic)"),
+        ("libertalia", "Libertalia"),
+    ],
 )
 def test_invitation_names_the_game_by_its_title_not_its_rules_id(
     rules_id: str, title: str, django_capture_on_commit_callbacks: object
@@ -52,7 +56,9 @@ def _play_to_the_end(game: Game, rng: random.Random) -> Game:
             break
         mine = Seat.objects.get(game=game, user=game.created_by).position
         legal = rules_for(game).legal_actions(load_state(game), mine)
-        services.action_submit(game_id=game.pk, user=game.created_by, action=rng.choice(legal), expected_seq=game.seq)
+        services.action_submit(
+            game_id=game.pk, user=game.created_by, action=rng.choice(legal), expected_seq=game.seq
+        )
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     return game
