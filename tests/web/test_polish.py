@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 import secrets
+from html import unescape
 
 import pytest
 from django.core import mail
@@ -18,7 +19,7 @@ from games.models import Game, Invitation, Seat
 from games.services import game_create
 from games.services.state import load_state, rules_for
 from games.tables import table_for
-from tests.web.helpers import make_user
+from tests.web.helpers import logged_in, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -98,3 +99,33 @@ def test_signup_from_an_invitation_prefills_the_invited_address(client: Client) 
         page = client.get("/accounts/signup/", {"next": next_path}).content.decode()
         (email_input,) = re.findall(r'<input[^>]*name="email"[^>]*>', page)
         assert "value=" not in email_input, (next_path, email_input)
+
+
+@pytest.mark.django_db(transaction=True)  # the bot chooses from an on-commit callback
+def test_libertalia_sunrise_says_the_shared_preview_once(settings: SettingsWrapper) -> None:
+    settings.BOT_MOVE_DELAY_SECONDS = 0
+    anne = make_user("anne")
+    game = services.game_create(
+        creator=anne, rules_id="libertalia", players=2, bot_seats=1, bot_kind=Seat.BotKind.RANDOM
+    )
+    game = services.game_start(game_id=game.pk, by=anne)
+    page = logged_in(anne).get(f"/games/{game.pk}/").content.decode()
+    buttons = re.findall(
+        r'data-preview="([^"]*)">\s*<span class="lib-choice-label">[^<]*</span>\s*'
+        r'(?:<span class="lib-choice-text small move-preview">([^<]*)</span>)?',
+        page,
+    )
+    assert len(buttons) >= 9, page  # a hand of nine (or more) cards at the first Sunrise
+    (shared,) = re.findall(r'<div class="lib-shared small" id="shared-preview">(.*?)</div>', page, re.S)
+    shared_text = unescape(re.sub(r"<[^>]+>", " ", shared))
+    visible = unescape(re.sub(r'data-preview="[^"]*"', "", page))
+    for repeated in ("revealed when everyone has chosen", "acts after every lower rank", "Your hand keeps"):
+        assert visible.count(repeated) == 1, repeated
+        assert repeated in shared_text
+    for full, own in buttons:
+        full, own = unescape(full), unescape(own)
+        assert full.startswith("You choose the ")  # the whole preview stays for the confirm step
+        assert own and len(own) < len(full) / 2, (own, full)
+        # What the card leaves out is said above the cards.
+        for sentence in re.split(r"(?<=[.;])\s+", full):
+            assert sentence.rstrip(";.") in own or sentence.rstrip(";.")[1:] in shared_text, sentence
