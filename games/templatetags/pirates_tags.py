@@ -178,3 +178,10 @@ def fixed_deal_notice(game: Any) -> str:
     what = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     verb = "was" if len(names) == 1 else "were"
     return f"{what[0].upper()}{what[1:]} {verb} chosen by the game's creator, not drawn from the seed."
+
+
+@register.filter
+def all_bots(seats: Any) -> bool:
+    """Whether every seat of a game's summary (``selectors.seats_summary``) is played by a bot."""
+    seats = list(seats or [])
+    return bool(seats) and all(seat.get("bot") for seat in seats)

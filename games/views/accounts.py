@@ -16,6 +16,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.urls import Resolver404, resolve
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
@@ -50,12 +51,28 @@ def safe_next(request: HttpRequest, default: str = "/games/") -> str:
     return default
 
 
+def _invited_address(next_url: str) -> str:
+    """The address an invitation went to, when sign-up is on the way to that invitation's link
+    (the invite view sends people here with ``next=/invite/<token>/``); else nothing. Only the
+    token's own invitation is read: the address is not taken from the query string."""
+    try:
+        match = resolve(urlsplit(next_url).path)
+    except Resolver404:
+        return ""
+    if match.url_name != "invite":
+        return ""
+    try:
+        return services.invitation_for(str(match.kwargs.get("token", ""))).email
+    except services.ServiceError:
+        return ""
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     next_url = safe_next(request)
     if request.user.is_authenticated:
         return HttpResponseRedirect(next_url)
-    form = SignupForm(request.POST or None)
+    form = SignupForm(request.POST or None, initial={"email": _invited_address(next_url)})
     if request.method == "POST" and form.is_valid():
         user = form.save()
         profile = services.profile_for(user)

@@ -8,6 +8,8 @@ from the rule set's class colours.
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -283,6 +285,8 @@ class Choice:
     card: dict[str, Any] | None = None
     # What the choice will do (the table's ``preview``), said before it is made.
     preview: str = ""
+    # What the card shows of it: the preview less what the decision says once for every card.
+    own: str = ""
 
 
 @dataclass
@@ -304,10 +308,62 @@ class Decision:
     character: dict[str, Any] | None
     groups: list[ChoiceGroup]
     cards: bool  # the answers are cards of the viewer's (drawn as cards with their text)
+    # What the previews of all (or most) answers say alike, said once above them.
+    shared: list[str] = field(default_factory=list)
 
     @property
     def choices(self) -> list[Choice]:
         return [choice for group in self.groups for choice in group.choices]
+
+
+# A preview's pieces: its sentences, and the clauses after a semicolon.
+PIECE_BREAK = re.compile(r"(?<=[.;])\s+(?=[A-Z]|it )")
+# "Dusk: takes 1 token …": the part of the turn a piece is about.
+PIECE_TIMING = re.compile(r"^([A-Z][a-z]+(?: of campaign)?)[:,]")
+
+
+def _pieces(text: str) -> list[str]:
+    return [piece for piece in PIECE_BREAK.split(text) if piece]
+
+
+def _sentence(piece: str) -> str:
+    """A piece said on its own: a capital first, a full stop last."""
+    piece = piece[:1].upper() + piece[1:]
+    return piece[:-1] + "." if piece.endswith(";") else piece
+
+
+def _shared_pieces(choices: list[Choice]) -> list[str]:
+    """Say once what the cards' previews say alike (a Sunrise pick repeated some 35 words on
+    each of up to nine cards), and leave each card only what differs (``Choice.own``).
+
+    A piece every preview has is said once. A piece most previews have is said once as what
+    holds unless the card says otherwise; a card that says nothing of that part of the turn
+    says that it does not apply to it."""
+    previewed = [c for c in choices if c.preview]
+    for choice in choices:
+        choice.own = choice.preview
+    if len(previewed) < 3:
+        return []
+    pieces = {id(c): _pieces(c.preview) for c in previewed}
+    counts = Counter(piece for c in previewed for piece in set(pieces[id(c)]))
+    order = list(dict.fromkeys(piece for c in previewed for piece in pieces[id(c)]))
+    everyone = [p for p in order if counts[p] == len(previewed)]
+    most = [p for p in order if len(previewed) / 2 < counts[p] < len(previewed)]
+    if not everyone and not most:
+        return []
+    shared = [("Whichever card you choose: " + " ".join(_sentence(p) for p in everyone)) if everyone else ""]
+    for piece in most:
+        shared.append(f"Unless the card says otherwise: {_sentence(piece)}")
+    for choice in previewed:
+        own = [p for p in pieces[id(choice)] if p not in everyone and p not in most]
+        for piece in most:
+            timing = PIECE_TIMING.match(piece)
+            if piece not in pieces[id(choice)] and timing and not any(
+                p.startswith(timing.group(1)) for p in own
+            ):
+                own.append(f"{timing.group(1)}: does not apply to this card.")
+        choice.own = " ".join(_sentence(p) for p in own)
+    return [_sentence(line) for line in shared if line]
 
 
 def decision(
@@ -337,13 +393,16 @@ def decision(
         preview = previews[index] if previews and previews[index] != label else ""
         group.choices.append(Choice(label, encode(action), index, card, preview))
     character = prompt.get("character")
+    cards = kind in ("play", "parrot", "recruit", "revive")
+    shared = _shared_pieces([c for g in groups.values() for c in g.choices]) if cards else []
     return Decision(
         kind=kind,
         title=DECISION_TITLES.get(kind, kind.capitalize()),
         question=str(prompt.get("question") or ""),
         character=words.character(character) if character else None,
         groups=list(groups.values()),
-        cards=kind in ("play", "parrot", "recruit", "revive"),
+        cards=cards,
+        shared=shared,
     )
 
 

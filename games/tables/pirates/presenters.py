@@ -82,6 +82,13 @@ def board(view: dict[str, Any], seats_summary: list[dict[str, Any]]) -> dict[str
                 "score": view["result"]["scores"][index] if view.get("result") else None,
                 "winner": bool(view.get("result")) and index in view["result"]["winners"],
                 "scoring": view["scoring"][index] if view.get("scoring") else None,
+                # Only the kinds that scored, joined here: a comma per item in the template
+                # left one dangling when the last kinds scored nothing.
+                "majorities": ", ".join(
+                    f"{kind} +{bonus}" for kind, bonus in view["scoring"][index]["majority"].items() if bonus
+                )
+                if view.get("scoring")
+                else "",
             }
         )
     return {
