@@ -111,7 +111,7 @@ def test_libertalia_sunrise_says_the_shared_preview_once(settings: SettingsWrapp
     game = services.game_start(game_id=game.pk, by=anne)
     page = logged_in(anne).get(f"/games/{game.pk}/").content.decode()
     buttons = re.findall(
-        r'data-preview="([^"]*)">\s*<span class="lib-choice-label">[^<]*</span>\s*'
+        r'data-preview="([^"]*)"[^>]*>\s*<span class="lib-choice-label">[^<]*</span>\s*'
         r'(?:<span class="lib-choice-text small move-preview">([^<]*)</span>)?',
         page,
     )
