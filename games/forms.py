@@ -24,7 +24,7 @@ class SignupForm(UserCreationForm):
         max_length=40, required=False, help_text="How other players see you; your user name if left empty."
     )
     email = forms.EmailField(help_text="For turn emails, invitations and password resets.")
-    # Filled in by static/js/timezone.js from the browser's own zone (issue 17); UTC without it.
+    # Filled in by static/js/timezone.js from the browser's own zone; UTC without it.
     timezone = forms.CharField(required=False, widget=forms.HiddenInput(attrs={"data-guess-timezone": "1"}))
 
     class Meta(UserCreationForm.Meta):
@@ -119,7 +119,7 @@ class GameCreateForm(forms.Form):
     timeout_policy = forms.ChoiceField(
         choices=Game.TimeoutPolicy.choices, label="When a player runs out of time"
     )
-    # Issue 17: a game you invite friends to is private unless you say otherwise.
+    # A game you invite friends to is private unless you say otherwise.
     visibility = forms.ChoiceField(
         choices=[
             ("auto", "Private if I invite people, otherwise public"),

@@ -53,7 +53,7 @@ class Game(models.Model):
     options = models.JSONField(default=dict, blank=True)
     fixed_deal = models.BooleanField(default=False, help_text="The deck or first seat was fixed at creation.")
     is_public = models.BooleanField(default=True)
-    # Start as soon as the last seat is taken, instead of waiting for the creator (issue 17).
+    # Start as soon as the last seat is taken, instead of waiting for the creator.
     auto_start = models.BooleanField(default=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
@@ -192,7 +192,7 @@ class Event(models.Model):
         TIMEOUT = "timeout", "The system acted for a seat past its deadline"
         SEAT_TO_BOT = "seat_to_bot", "A seat was handed to a bot"
         # The player took back their last move (payload ``takes_back``: its seq); the state
-        # after it is the state before that move, and replays skip the move (issue 17).
+        # after it is the state before that move, and replays skip the move.
         TAKE_BACK = "take_back", "A player took back their last move"
 
     # Kinds whose payload carries an action the engine applies.
@@ -272,10 +272,10 @@ class PlayerProfile(models.Model):
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     display_name = models.CharField(max_length=40, blank=True)
-    # Issue 17: by default a turn email only when the player is not at the table already.
+    # By default a turn email only when the player is not at the table already.
     notify = models.CharField(max_length=16, choices=Notify.choices, default=Notify.WHEN_AWAY)
     timezone = models.CharField(max_length=64, default="UTC")
-    # Ask "are you sure?" with a preview before a move is sent (issue 17).
+    # Ask "are you sure?" with a preview before a move is sent.
     confirm_moves = models.BooleanField(default=True)
     away_until = models.DateTimeField(
         null=True, blank=True, help_text="Deadlines stretch until then (14 days at most)."

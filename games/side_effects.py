@@ -30,7 +30,7 @@ def after_append(game: Game, *, bot_seats: list[int]) -> None:
     if bot_seats:
         effects.append(outbox.Effect(Kind.BOT_MOVE, game.pk, seq, settings.BOT_MOVE_DELAY_SECONDS))
     if game.status == Game.Status.ACTIVE and people_to_act:
-        # After a grace period (issue 17): a move taken back within it moves the game past
+        # After a grace period: a move taken back within it moves the game past
         # ``seq``, and the send path sends nothing for a seq the game has moved past.
         effects.append(outbox.Effect(Kind.TURN, game.pk, seq, settings.TURN_EMAIL_GRACE_SECONDS))
     if game.status == Game.Status.FINISHED:

@@ -1,4 +1,4 @@
-"""How often one client may knock on the doors that cost us something (issue 12, item 3).
+"""How often one client may knock on the doors that cost us something.
 
 - Password guessing (web log-in and ``POST /api/auth/token/``): django-axes counts failed
   log-ins per username and address and locks that pair out for a cool-off; a per-address rate

@@ -1,4 +1,4 @@
-"""Times in the player's own zone (issue 17, item 8): each request of a logged-in player runs
+"""Times in the player's own zone: each request of a logged-in player runs
 with their profile's time zone active, so every date a page shows is in their zone.
 
 The zone is kept in the session (looked up in the profile once), so the table's polling does

@@ -70,7 +70,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    # The player's own time zone for every date a page shows (issue 17).
+    # The player's own time zone for every date a page shows.
     "games.timezones.PlayerTimezoneMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -453,7 +453,7 @@ STATE_CACHE_SECONDS = env_int("STATE_CACHE_SECONDS", 6 * 3600)
 
 # Game play
 BOT_MOVE_DELAY_SECONDS = env_int("BOT_MOVE_DELAY_SECONDS", 2)
-# Issue 17: the next player's turn email waits this long, so a move taken back at once never
+# The next player's turn email waits this long, so a move taken back at once never
 # sends a stale one; a player seen at the table this recently counts as present (no email
 # for those who chose "only when away").
 TURN_EMAIL_GRACE_SECONDS = env_int("TURN_EMAIL_GRACE_SECONDS", 60)
@@ -517,7 +517,7 @@ def _every(task: str, seconds: int) -> dict[str, Any]:
 CELERY_BEAT_SCHEDULE = {
     "sweep": _every("games.sweep", SWEEP_INTERVAL_SECONDS),
     "outbox-relay": _every("games.relay", OUTBOX_RELAY_SECONDS),
-    # Issue 17: turn emails for players who were at the table when their turn came and left.
+    # Turn emails for players who were at the table when their turn came and left.
     "turn-emails-for-leavers": _every("games.turn_emails_for_leavers", SWEEP_INTERVAL_SECONDS),
     "daily-digest": {"task": "games.daily_digest", "schedule": crontab(minute=0, hour=DIGEST_HOUR_UTC)},
 }

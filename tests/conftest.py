@@ -60,7 +60,7 @@ def _celery_eager() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def _turn_emails_without_grace(settings: Any) -> None:
-    """Turn emails wait a grace period for take-backs (issue 17); tests that do not test that
+    """Turn emails wait a grace period for take-backs; tests that do not test that
     send them at once (a real worker would otherwise hold them for a minute)."""
     settings.TURN_EMAIL_GRACE_SECONDS = 0
 

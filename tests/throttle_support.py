@@ -1,4 +1,4 @@
-"""Helpers of the throttling tests (issue 12, item 3): setting rates, checking a 429."""
+"""Helpers of the throttling tests: setting rates, checking a 429."""
 
 from __future__ import annotations
 

@@ -110,6 +110,6 @@ def _game_context(
         "game_url": game_url(user, game),
         "summary": summary(game, after=after, upto=upto, position=position),
         "deadline": _local(user, game.deadline),
-        # Table talk since the player's last move (issue 17).
+        # Table talk since the player's last move.
         "chat": chat_lines(game, limit=MAX_SENTENCES, since_seq=after),
     }

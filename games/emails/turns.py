@@ -110,8 +110,8 @@ def send_reminders(*, game_id: int, seq: int) -> int:
     for seat in _people_to_act(game):
         user = seat.user
         assert user is not None
-        # A reminder before the deadline goes out also to a player at the table (issue 17:
-        # presence holds back only the turn email itself).
+        # A reminder before the deadline goes out also to a player at the table (presence
+        # holds back only the turn email itself).
         if not user.email or preference(user) not in (Notify.EACH_TURN, Notify.WHEN_AWAY):
             continue
 

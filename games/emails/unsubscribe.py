@@ -35,5 +35,5 @@ def unsubscribe_url(user: User) -> str:
 
 def preference(user: User) -> str:
     profile = PlayerProfile.objects.filter(user_id=user.pk).only("notify").first()
-    # Without a profile: the default a new profile gets (issue 17: only when away).
+    # Without a profile: the default a new profile gets (only when away).
     return profile.notify if profile is not None else PlayerProfile._meta.get_field("notify").default

@@ -1,4 +1,4 @@
-"""Table talk (issue 17, item 9): the players of a game write short lines to each other.
+"""Table talk: the players of a game write short lines to each other.
 
 Chat is not part of the game's log: it changes nothing in the game, so it is neither
 hash-chained nor replayed. Only the game's seated players may write; whoever may see the

@@ -1,4 +1,4 @@
-"""Resigning from a running game (issue 17, item 9): the player leaves, a bot plays their seat
+"""Resigning from a running game: the player leaves, a bot plays their seat
 for the rest of the game (as after repeated timeouts), and the log says so."""
 
 from __future__ import annotations

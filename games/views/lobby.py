@@ -57,7 +57,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def lobby_live(request: HttpRequest) -> HttpResponse:
-    """Polled by the lobby: nothing (204) while unchanged, else the fresh lists (issue 17)."""
+    """Polled by the lobby: nothing (204) while unchanged, else the fresh lists."""
     context = _lobby_context(request)
     if request.GET.get("v") == context["lobby_version"]:
         return HttpResponse(status=204)

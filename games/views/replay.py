@@ -57,7 +57,7 @@ def _frame_context(request: HttpRequest, game: Game, seq: int) -> dict[str, Any]
 
 def _seq_param(text: str, last: int) -> int:
     """``?seq=`` as a seq from 1 to ``last``; anything else shows the first one (a replay tells
-    the story from the start, issue 17). Only ASCII digits count: ``str.isdigit`` also accepts
+    the story from the start). Only ASCII digits count: ``str.isdigit`` also accepts
     "²" and "٣", which ``int`` then refuses or reads."""
     if re.fullmatch(r"[0-9]{1,10}", text) and 1 <= int(text) <= last:
         return int(text)

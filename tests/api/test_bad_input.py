@@ -181,7 +181,7 @@ def test_stale_seq_is_409_with_the_current_seq(game: Game, client_for: ClientFor
 
 
 def test_another_users_idempotency_key_is_theirs_to_use(game: Game, client_for: ClientFor) -> None:
-    """Issue 12 item 6: keys are unique per player, so one player cannot squat another's."""
+    """Keys are unique per player, so one player cannot squat another's."""
     first_mover = mover(game)
     action = legal_for(game, game.to_act[0])[0]
     first = client_for(first_mover).post(

@@ -1,4 +1,4 @@
-"""Issue 12 item 2: sizes have limits. A custom card set's names and note and the whole options
+"""Sizes have limits. A custom card set's names and note and the whole options
 object have maximum sizes (a 2.4 MB note made every GET of the game 3.6 MB), and a body over
 the size limit is a JSON 413, never a 500."""
 

@@ -1,4 +1,4 @@
-"""Issue 12 item 1: private games stay private, on every path.
+"""Private games stay private, on every path.
 
 An uninvited user cannot join through any path (the check is in the join service, which the
 web page's Join button and the API both call); a game the caller may not see answers exactly

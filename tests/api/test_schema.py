@@ -1,6 +1,6 @@
 """The OpenAPI schema is valid and served; the offline docs page renders it; and Schemathesis
 throws generated requests at every operation without a single server error: as the schema
-describes them, and spoiled the ways that once gave server errors (issue 12 item 4): JSON
+describes them, and spoiled the ways that once gave server errors: JSON
 nested deeper than the parser allows, and NULs (which PostgreSQL cannot store) in the body and
 the query."""
 

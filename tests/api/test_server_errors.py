@@ -1,4 +1,4 @@
-"""Issue 12 item 4: inputs that gave a server error, each answered with a 4xx now.
+"""Inputs that gave a server error, each answered with a 4xx now.
 
 Deeply nested JSON (on every JSON endpoint, anonymously too), NUL characters and unpaired
 surrogates (PostgreSQL cannot store them), non-finite numbers, malformed card sets. The

@@ -1,4 +1,4 @@
-"""Issue 12, item 3 (throttling) in the API: password guessing on ``POST /api/auth/token/`` and
+"""Throttling in the API: password guessing on ``POST /api/auth/token/`` and
 game creation. A refusal is ``{"error": "throttled", "detail": ...}`` with status 429 and
 Retry-After. With REDIS_URL set the counts live in Redis; run these both ways.
 """

@@ -1,4 +1,4 @@
-"""Issue 12 items 2 and 4 at the engine: custom card sets have maximum sizes, the per-process
+"""Custom card sets have maximum sizes, the per-process
 card-set cache is bounded, and no malformed card set or options object raises anything but
 ``InvalidOptions`` (which the service turns into a 400)."""
 

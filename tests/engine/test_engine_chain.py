@@ -1,4 +1,4 @@
-"""Issue 11 (Reliability), a tamper-evident log: the hash chain's formula (engine/chain.py, as
+"""A tamper-evident log: the hash chain's formula (engine/chain.py, as
 engine/README.md documents it for outside verifiers), and ``python -m engine replay`` checking
 the chain of a log that carries hashes while a log without them replays as before."""
 

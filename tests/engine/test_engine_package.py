@@ -1,4 +1,4 @@
-"""Issue 12, item 8 (packaging): the engine is an installable package.
+"""The engine is an installable package.
 
 The wheel that pyproject.toml builds is installed into an empty folder and run with no
 site-packages and from outside the checkout, so `python -m engine` has to find its code and its

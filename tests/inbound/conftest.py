@@ -1,4 +1,4 @@
-"""Replies by email (issue 16): locmem email, eager Celery, a fixed site and reply domain, and
+"""Replies by email: locmem email, eager Celery, a fixed site and reply domain, and
 no per-sender rate (the rate's own test sets one)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 16, "Invitations too": replying "join" to an invitation takes the seat for an address
+"""Replying "join" to an invitation takes the seat for an address
 with an account; any other address gets the link to sign up; anyone else gets nothing."""
 
 from __future__ import annotations

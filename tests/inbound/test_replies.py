@@ -1,4 +1,4 @@
-"""Issue 16, "Replies are moves": a reply's own text is read (quotes and signature removed),
+"""A reply's own text is read (quotes and signature removed),
 "3" plays move 3, and the sender, the signed address, duplicates, stale positions, wrong
 numbers and automatic replies are all handled, each with the answer (or silence) it gets."""
 

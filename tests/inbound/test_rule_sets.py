@@ -1,4 +1,4 @@
-"""Issue 16: turn emails of every rule set (through its table plugin, or the generic table)
+"""Turn emails of every rule set (through its table plugin, or the generic table)
 list the moves, and a reply plays one; the number's meaning is recomputed from (game, seat,
 seq) alone; "pass" passes where passing is legal; in a simultaneous phase the other seats'
 picks do not make a reply stale, while anything the seat could see or do changing does."""

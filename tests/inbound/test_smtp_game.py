@@ -1,4 +1,4 @@
-"""Issue 16, done when: a whole game played to the end by replies only, with a real SMTP
+"""Done when: a whole game played to the end by replies only, with a real SMTP
 server where the mail travels. Every turn email and every answer goes out over SMTP to a
 server this test runs; each player reads the latest email that asks for their move, replies
 with a number from its list (now and then first a wrong number, and once the same message

@@ -1,4 +1,4 @@
-"""Issue 16, "Turn emails list the moves": numbered and grouped as the table groups them, with
+"""Numbered and grouped as the table groups them, with
 the instruction, and a signed Reply-To naming the game, the seat and the event."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 16, "Ways in": the MTA pipe (``manage.py mail_ingest``), hosted providers' inbound
+"""The MTA pipe (``manage.py mail_ingest``), hosted providers' inbound
 webhooks through django-anymail with the provider's signature checked, and the development
 outbox's reply box, each delivering a reply that plays a move."""
 

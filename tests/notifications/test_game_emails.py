@@ -1,4 +1,4 @@
-"""Game over, the daily digest, invitations and one-click unsubscribe (issue 6)."""
+"""Game over, the daily digest, invitations and one-click unsubscribe."""
 
 from __future__ import annotations
 

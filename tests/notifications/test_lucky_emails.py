@@ -1,4 +1,4 @@
-"""Emails for Captain Lucky (issue 14): turn emails say what happened since the player's last
+"""Emails for Captain Lucky: turn emails say what happened since the player's last
 move, every roll's dice included; reminders and timeouts work for a rule set whose turn has
 several actions (a timeout's bot plays the late seat's whole turn through ``engine.bots`` and
 ``rules.evaluate``, and counts one timeout); and no email ever names cards another seat drew

@@ -1,4 +1,4 @@
-"""Notifications with the real servers (issue 6): a Celery worker on Redis sharing the PostgreSQL
+"""Notifications with the real servers: a Celery worker on Redis sharing the PostgreSQL
 test database, sending through a real SMTP server this test starts.
 
 Locally these skip without Redis/PostgreSQL; CI (REQUIRE_REAL_SERVERS=1) fails if they skip.

@@ -1,4 +1,4 @@
-"""Issue 13, simultaneous turns in the service (Libertalia's Sunrise, L-SUN-1, L-DEC-2): every
+"""Simultaneous turns in the service (Libertalia's Sunrise, L-SUN-1, L-DEC-2): every
 seat that must choose gets its own turn email and deadline, another seat's choice moves
 neither, reminders go only to the seats that have not chosen (once), and a timeout makes a bot
 choose once for each late seat; a decision that follows from those choices is a new turn."""

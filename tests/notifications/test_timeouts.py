@@ -1,4 +1,4 @@
-"""Deadlines (issue 6): the sweep's reminders, each timeout policy as an ordinary event, three
+"""Deadlines: the sweep's reminders, each timeout policy as an ordinary event, three
 timeouts in a row hand the seat to a bot, the sweep run twice changes nothing more, and time
 away stretches deadlines."""
 

@@ -1,4 +1,4 @@
-"""Turn emails for their turn (issue 11.6): the email for (game, seq) goes only to a seat that is
+"""Turn emails for their turn: the email for (game, seq) goes only to a seat that is
 to act at that seq, and only while the game is still there (checked under the game's lock in the
 short transaction that claims the email, before sending). An email whose turn passed is
 dropped, and does not hold back the player's email for the turn they are actually at."""

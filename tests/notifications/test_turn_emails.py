@@ -1,4 +1,4 @@
-"""Turn emails (issue 6): "your turn" after every committed event, exactly once per seat and seq,
+"""Turn emails: "your turn" after every committed event, exactly once per seat and seq,
 with the game's name, what happened since the player's last move, a log-in link into the game
 and one-click unsubscribe headers; preferences honoured; retries never send twice."""
 

@@ -1,4 +1,4 @@
-"""Issue 11 (Reliability), a tamper-evident log: every event carries a hash over the previous
+"""A tamper-evident log: every event carries a hash over the previous
 event's hash and its own content (engine/chain.py), whatever code path appended it, and the
 game row carries the last one (the head) in the same UPDATE as its other read columns.
 ``replay_check`` recomputes every hash and names the game and seq of a changed event, even a

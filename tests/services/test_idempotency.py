@@ -54,7 +54,7 @@ def test_repeated_key_sent_with_the_current_seq_appends_nothing() -> None:
     )
     assert not reused.created and reused.event.pk == first.event.pk
     assert Event.objects.filter(game=game).count() == count
-    # The next player may use the same key for their own move (issue 12 item 6: keys are per
+    # The next player may use the same key for their own move (keys are per
     # player, so nobody can squat another player's key).
     theirs = services.action_submit(
         game_id=game.pk, user=next_mover, action=next_action, expected_seq=next_seq, idempotency_key="k"

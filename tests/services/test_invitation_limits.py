@@ -1,4 +1,4 @@
-"""Issue 12, item 3: invitations go to an address once per game, and one account sends at most
+"""Invitations go to an address once per game, and one account sends at most
 INVITATIONS_PER_DAY a day; concurrent requests cannot slip past either (real threads, real
 PostgreSQL row locks)."""
 

@@ -1,4 +1,4 @@
-"""The transactional outbox (issue 11, items 2-4): what an append owes is written as rows in the
+"""The transactional outbox: what an append owes is written as rows in the
 append's own transaction; a relay publishes due rows; a row is done only when its task has
 finished, and a row whose task never finished is published again after its lease. A committed
 move answers success whatever the broker does."""
@@ -126,7 +126,7 @@ def test_start_and_move_answer_success_with_the_broker_down_and_their_emails_wai
     api_client_for: Callable[[User], APIClient],
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    """Issue 11.2: a committed move answered 500 when Redis was down and its emails were lost."""
+    """A committed move answered 500 when Redis was down and its emails were lost."""
     people = make_users(3)
     clients = {user.pk: api_client_for(user) for user in people}
     game_id = clients[people[0].pk].post("/api/games/", {"players": 3}, format="json").json()["id"]
@@ -185,7 +185,7 @@ def test_a_bot_move_is_a_row_due_after_the_delay(settings: Settings) -> None:
 def test_a_row_whose_task_never_finished_is_published_again_after_its_lease(
     monkeypatch: pytest.MonkeyPatch, settings: Settings
 ) -> None:
-    """Issue 11.4: tasks held by a killed worker were parked for the broker's hour."""
+    """Tasks held by a killed worker were parked for the broker's hour."""
     settings.OUTBOX_LEASE_SECONDS = 60
     game = started_game(make_users(3))
     lost = lose_every_publish(monkeypatch)
@@ -275,7 +275,7 @@ def eager_retries() -> Iterator[None]:
 def test_a_bot_move_retries_a_database_error_then_marks_its_row_done(
     monkeypatch: pytest.MonkeyPatch, settings: Settings
 ) -> None:
-    """Issue 11.3: a PostgreSQL restart while bot moves were due stalled every bot game."""
+    """A PostgreSQL restart while bot moves were due stalled every bot game."""
     from django import db
 
     settings.BOT_MOVE_DELAY_SECONDS = 0

@@ -1,4 +1,4 @@
-"""Issue 11 (Reliability), verified caches: a cached state is used only if it was built for the
+"""Verified caches: a cached state is used only if it was built for the
 game's chain head, and a state in Redis only if it is signed with our key.
 
 The fault-injection pass found two ways a wrong state got in: a database restored to an

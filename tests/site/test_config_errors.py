@@ -72,13 +72,13 @@ def test_production_commands_refuse_broken_config(command: str) -> None:
 
 
 def test_malformed_throttle_rate() -> None:
-    """Issue 12, item 3: a throttle rate the throttles could not read stops start-up, not a log-in."""
+    """A throttle rate the throttles could not read stops start-up, not a log-in."""
     result = _run([sys.executable, "manage.py", "check"], THROTTLE_RATES="login=5")
     _one_clear_line(result, "THROTTLE_RATES: 'login=5' should be SCOPE=N/second|minute|hour|day")
 
 
 def test_visibility_timeout_must_outlast_the_longest_email_retry() -> None:
-    """A waiting email retry would otherwise be handed out again by Redis (issue 11)."""
+    """A waiting email retry would otherwise be handed out again by Redis."""
     result = _run(
         [sys.executable, "manage.py", "check"], CELERY_VISIBILITY_TIMEOUT="600", EMAIL_RETRY_MAX_SECONDS="600"
     )

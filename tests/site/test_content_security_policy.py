@@ -1,4 +1,4 @@
-"""Issue 12, item 7: every page carries a Content-Security-Policy (django-csp) that allows no
+"""Every page carries a Content-Security-Policy (django-csp) that allows no
 inline script, no eval and no inline style, and the templates give it nothing to refuse. The
 browser test (tests/web/test_browser.py) checks the pages run under it without a violation."""
 

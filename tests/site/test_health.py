@@ -16,7 +16,7 @@ def test_healthz_ok_on_embedded_defaults(client: Client) -> None:
     assert body["status"] == "ok"
     assert body["database"]["ok"] is True
     assert body["broker"]["ok"] is True
-    # No server names, drivers or transports for the public (issue 12 item 6).
+    # No server names, drivers or transports for the public.
     assert body == {"status": "ok", "database": {"ok": True}, "broker": {"ok": True}}
 
 
@@ -43,7 +43,7 @@ def test_healthz_503_when_database_fails(client: Client, monkeypatch: pytest.Mon
     assert health.database_status()[0] is True  # the real check still answers
     response = client.get("/healthz")
     assert response.status_code == 503
-    # Issue 12 item 6: anyone can ask, so the answer carries no internal error text.
+    # Anyone can ask, so the answer carries no internal error text.
     assert response.json()["database"] == {"ok": False}
     assert "OperationalError" not in response.content.decode()
 

@@ -53,7 +53,7 @@ def test_gunicorn_worker_and_beat_in_production_mode(tmp_path: Path) -> None:
     ):
         request = urllib.request.Request(f"http://127.0.0.1:{port}/healthz", headers={"Host": "127.0.0.1"})
         body = _get_json_when_up(request)
-        # Up or down only: which database and broker answer is nobody's business (issue 12);
+        # Up or down only: which database and broker answer is nobody's business;
         # the task round trip below shows the worker on Redis.
         assert body == {"status": "ok", "database": {"ok": True}, "broker": {"ok": True}}
 

@@ -1,4 +1,4 @@
-"""Issue 12, item 3: where throttle counts live. With REDIS_URL set they are in Redis, shared by
+"""Where throttle counts live. With REDIS_URL set they are in Redis, shared by
 every web process (a count made by one process binds the next); when that cache cannot be
 reached, the throttles let requests through instead of failing them."""
 

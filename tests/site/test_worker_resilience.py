@@ -1,4 +1,4 @@
-"""The worker's resilience (issue 11, items 3-5): the worker and beat run under a supervisor
+"""The worker's resilience: the worker and beat run under a supervisor
 that starts them again when they die; a worker killed with SIGKILL comes back and what it was
 doing is published again after its outbox lease; the worker survives a Redis restart and the
 loss of its database connection; beat's heartbeat file feeds its health check."""
@@ -148,7 +148,7 @@ def _ping(token: str, queue: str | None = None) -> None:
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_killed_mid_task_comes_back_and_the_task_is_published_again(tmp_path: Path) -> None:
-    """Issue 11.4-5: a SIGKILLed worker stayed dead, and its acks-late tasks were parked for
+    """A SIGKILLed worker stayed dead, and its acks-late tasks were parked for
     the broker's visibility timeout (an hour)."""
     # Each email takes 4 s to send, so the kill lands mid-send. Emails are the mailer's (the
     # mail lane); the worker runs the relay that publishes them. The killed sender's claim on
@@ -196,7 +196,7 @@ def test_a_worker_killed_mid_task_comes_back_and_the_task_is_published_again(tmp
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_the_worker_comes_back_to_consuming_after_a_redis_restart(tmp_path: Path) -> None:
-    """Issue 11.5: the worker could die when Redis stopped, and nothing restarted it."""
+    """The worker could die when Redis stopped, and nothing restarted it."""
     problem = realservers.redis_server_problem()
     if problem:
         pytest.skip(problem)
@@ -231,7 +231,7 @@ def celery_worker_env() -> dict[str, str]:
 @pytest.mark.celery_worker
 @pytest.mark.django_db(transaction=True)
 def test_a_task_retries_when_the_database_drops_its_connection(celery_worker: CeleryWorker) -> None:
-    """Issue 11.3: a PostgreSQL restart failed turn-email tasks for good."""
+    """A PostgreSQL restart failed turn-email tasks for good."""
     from django.db import connection
 
     people = [User.objects.create_user(n, f"{n}@example.test", "a-long-password-1") for n in "xyz"]

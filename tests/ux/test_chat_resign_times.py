@@ -1,4 +1,4 @@
-"""Issue 17, items 8 and 9: times in the player's zone (guessed at sign-up), table talk at the
+"""Times in the player's zone (guessed at sign-up), table talk at the
 table and in the turn email, and resigning from a running game (a bot takes the seat)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 17, item 11: /rules/pirates/ is a "How to play" page for players (a worked example
+"""/rules/pirates/ is a "How to play" page for players (a worked example
 turn, the card list with its values, the majority bonuses, what every symbol means), not the
 specification, which stays in the repository (engine/pirates/rules.md). The table explains
 its symbols with tooltips."""

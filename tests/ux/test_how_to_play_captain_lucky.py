@@ -1,4 +1,4 @@
-"""Issue 17, item 11, for Captain Lucky: /rules/captain-lucky/ is a "How to play" page for
+"""For Captain Lucky: /rules/captain-lucky/ is a "How to play" page for
 players (setup, the turn and every choice in it, the dice's odds, a worked example the engine
 plays, what every symbol means, scoring, every kind of treasure card with its counts), not the
 specification (engine/captain_lucky/rules.md). The table explains its symbols with tooltips."""

@@ -1,4 +1,4 @@
-"""Issue 17, item 11 for Libertalia: /rules/libertalia/ is a "How to play" page for players (a
+"""Libertalia: /rules/libertalia/ is a "How to play" page for players (a
 day and every choice, a worked day, the booty, what the table shows, the end of a campaign,
 the 30 characters with their influence in every colour), not the specification, which stays
 in the repository. The worked day is replayed through the engine. The table explains its

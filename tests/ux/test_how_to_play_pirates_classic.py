@@ -1,4 +1,4 @@
-"""Issue 17, item 11 for Pirates (classic): /rules/pirates-classic/ is a "How to play" page for
+"""Pirates (classic): /rules/pirates-classic/ is a "How to play" page for
 players (goal and setup, the turn, challenges, worked examples whose numbers the engine
 confirms, what every symbol means, scoring and every ship with its values), not the
 specification, which stays in the repository. The table explains its symbols with tooltips."""

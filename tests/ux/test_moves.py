@@ -1,4 +1,4 @@
-"""Issue 17, item 4: every move option says what it will do before it is made, moves are
+"""Every move option says what it will do before it is made, moves are
 confirmed (a per-player setting switches that off), and a move can be taken back until the
 next player acts unless it revealed something. The take-back is an event of its own; every
 way of rebuilding the game (load_state, replay from the start, replay_check, the engine's

@@ -1,4 +1,4 @@
-"""Issue 17, items 1 and 2: people are shown by their display name everywhere (the username is
+"""People are shown by their display name everywhere (the username is
 only for logging in), and email links use the address the site is reached at."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 17, item 7: a new game you invite people to is private unless you say otherwise; its
+"""A new game you invite people to is private unless you say otherwise; its
 creator is emailed when the last seat is taken; it can start by itself when full."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 17, item 4, for Captain Lucky: every legal move says what it will do before it is made,
+"""For Captain Lucky: every legal move says what it will do before it is made,
 in the game's words, and what it says holds once the engine has made it; what the dice or the
 pile will decide is named, never foretold. Two positions that differ only in a secret (the
 generator, the pile's order, the other hands: K-END-4) give the mover identical previews."""

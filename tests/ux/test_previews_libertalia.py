@@ -1,4 +1,4 @@
-"""Issue 17, item 4 for Libertalia: every legal move says what it will do before it is made, in
+"""Libertalia: every legal move says what it will do before it is made, in
 the game's words (character, den, booty, doubloons), and its claims hold when the engine carries
 the move out. A preview reads the public table and the mover's own hand and graveyard only, so
 two positions that differ only in a secret (another seat's hand, graveyard or Sunrise choice,

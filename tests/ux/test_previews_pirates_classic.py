@@ -1,4 +1,4 @@
-"""Issue 17, item 4 for Pirates (classic): every legal move says before it is made what it will
+"""Pirates (classic): every legal move says before it is made what it will
 do, in the edition's words, and what it says holds once the engine has made the move. A
 preview never gives away the face-down ships: two positions that differ only in their order
 preview alike, even for the boarding that empties the display and turns new ships up."""

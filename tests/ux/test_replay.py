@@ -1,4 +1,4 @@
-"""Issue 17, item 3: the replay starts at the beginning, lists every move to jump to, and its
+"""The replay starts at the beginning, lists every move to jump to, and its
 chart plots the score as it would be if the game ended now (Pirates: ducats plus end bonuses),
 which at the last event is the final score."""
 

@@ -1,4 +1,4 @@
-"""Issue 17, items 5 and 10: turn signals (the tab title, the navigation's count, the lobby
+"""Turn signals (the tab title, the navigation's count, the lobby
 that updates itself) and turn emails only for players who are not at the table."""
 
 from __future__ import annotations

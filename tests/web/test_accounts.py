@@ -39,7 +39,7 @@ def test_signup_creates_account_profile_and_logs_in(client: Client) -> None:
 
 
 def test_signup_does_not_tell_whether_an_address_has_an_account() -> None:
-    """Issue 12 item 6: signing up with a taken address answers exactly as with a new one."""
+    """Signing up with a taken address answers exactly as with a new one."""
     make_user("anne")
     answers = []
     for username, email in (("anne2", "ANNE@example.test"), ("mary", "mary@example.test")):
@@ -53,7 +53,7 @@ def test_signup_does_not_tell_whether_an_address_has_an_account() -> None:
 
 
 def test_signup_refuses_all_digit_passwords(client: Client) -> None:
-    """Issue 12 item 6: Django's NumericPasswordValidator is on."""
+    """Django's NumericPasswordValidator is on."""
     response = client.post(
         "/accounts/signup/",
         {"username": "anne", "email": "anne@e.test", "password1": "4815162342", "password2": "4815162342"},
@@ -122,7 +122,7 @@ def test_password_reset_by_email(client: Client) -> None:
 def test_password_reset_link_is_built_from_site_url_not_the_host_header(
     client: Client, settings: Settings
 ) -> None:
-    """Issue 12 item 6: a Host header of the asker's choosing never reaches the emailed link."""
+    """A Host header of the asker's choosing never reaches the emailed link."""
     settings.SITE_URL = "https://pirates.example.org"
     settings.ALLOWED_HOSTS = ["*"]  # a proxy that passes any Host on
     make_user("anne")

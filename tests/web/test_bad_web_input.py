@@ -1,4 +1,4 @@
-"""Issue 12 item 4 on the web pages: inputs that gave a server error, each a 4xx or a form error
+"""Inputs that gave a server error, each a 4xx or a form error
 now (the fuzz pass in test_fuzz_forms.py keeps the class closed)."""
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def test_the_service_refuses_control_characters_from_any_caller() -> None:
 
 def test_odd_characters_in_the_replay_seq_show_the_first_frame() -> None:
     """``"²".isdigit()`` is true and ``int("²")`` raises: ?seq=² was a server error. Anything
-    that is not a seq opens the replay at its start (issue 17)."""
+    that is not a seq opens the replay at its start."""
     users = [make_user(n) for n in ("anne", "bob", "cat")]
     game = public_started_game(users)
     for _ in range(4):

@@ -1,4 +1,4 @@
-"""The Pirates (classic) table (issue 15): the three ships on display, every stack with the
+"""The Pirates (classic) table: the three ships on display, every stack with the
 player who controls it, treasuries and booty; controls for move, board (with the booty
 choice), challenge and decline that submit exactly the legal actions; the challenge question
 with who is asked and their public answers; nothing of the face-down ships' order; final

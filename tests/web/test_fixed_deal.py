@@ -1,4 +1,4 @@
-"""Issue 12 item 5: honest deals. A game whose creator fixed what the seed would draw says so
+"""Honest deals. A game whose creator fixed what the seed would draw says so
 in the lobby, on the invitation page and at the table, and shows its seed fingerprint without
 claiming a fair shuffle. Only private games may fix a deal. Which options fix a deal is the
 rule set's declaration (``OptionInfo.fixes_chance``), not a list kept by the platform."""

@@ -1,4 +1,4 @@
-"""Issue 17 for Libertalia in a real browser (headless Chromium through Playwright, against
+"""The table for Libertalia in a real browser (headless Chromium through Playwright, against
 live_server): the "How to play" page fits a 375 px phone and has no serious or critical
 accessibility violations (axe-core, vendored under tests/web/vendor/); on the table, a Sunrise
 choice's confirm step shows its preview, and cancelling sends nothing."""

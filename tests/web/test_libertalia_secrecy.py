@@ -1,4 +1,4 @@
-"""Issue 13, L-SUN-1 (secret Sunrise choices), L-ZONE-1: two games of Libertalia with the same
+"""L-SUN-1 (secret Sunrise choices), L-ZONE-1: two games of Libertalia with the same
 fixed deal, in which only seat 0's choice differs, look the same to every other seat until the
 reveal, through every channel: the API's game and events feed and replay frames, the HTML
 table, its log, the live-update fragment, the replay page, and the turn and reminder emails.

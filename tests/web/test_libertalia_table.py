@@ -1,4 +1,4 @@
-"""Issue 13: the Libertalia table. The ship in order, the six day-spaces with their booty,
+"""The Libertalia table. The ship in order, the six day-spaces with their booty,
 every den, doubloons, booty and the scores by campaign, the viewer's hand, one control for the
 Sunrise card and a clear prompt for every decision of the Day, Dusk and Night (L-DEC-3,
 L-NIGHT-3), played over HTTP with the fixed deal of ``libertalia_support.DEAL3``; the replay

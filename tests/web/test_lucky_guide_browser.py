@@ -1,4 +1,4 @@
-"""Issue 17 for Captain Lucky in a real browser (headless Chromium through Playwright): the
+"""The table for Captain Lucky in a real browser (headless Chromium through Playwright): the
 "How to play" page fits a 375 px phone and has no serious or critical accessibility violation
 (axe-core); at the table, a move's confirm step shows its preview, and the table has no serious
 or critical violation either. Screenshots go to artifacts/screenshots/lucky-guide-*.png."""

@@ -1,4 +1,4 @@
-"""The Captain Lucky table (issue 14): the board shows the middle, every collection, captains,
+"""The Captain Lucky table: the board shows the middle, every collection, captains,
 hand sizes, the pile and the discard pile, the viewer's own hand and the dice of the latest
 roll; its controls submit exactly the legal actions in every phase; the replay steps action
 by action and charts points; and no other seat's hand (K-END-4) reaches a seat or a spectator

@@ -1,4 +1,4 @@
-"""Issue 12, item 3 (throttling) on the web pages: password guessing on the log-in form, log-in
+"""Throttling on the web pages: password guessing on the log-in form, log-in
 link and password-reset requests, game creation and invitations. Every refusal is a 429 page
 with Retry-After.
 

@@ -1,4 +1,4 @@
-"""Issue 17 in a real browser (headless Chromium through Playwright, against live_server):
+"""The table in a real browser (headless Chromium through Playwright, against live_server):
 move previews, the confirm step and take-back; the tab title and the announcement of others'
 moves; table talk; the replay's move list and its legend following the cursor; the table's
 layout at 1440 x 900 and on a 375 px phone; and an accessibility check (axe-core, vendored

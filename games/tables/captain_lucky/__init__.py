@@ -24,7 +24,7 @@ class CaptainLuckyTable(Table):
     chart_unit = "points"
     # The rules as the engine implements them, with every clarification.
     rules_doc = Path(engine.captain_lucky.__file__).resolve().parent / "rules.md"
-    # Players read this instead (issue 17): the specification stays in the repository.
+    # Players read this instead: the specification stays in the repository.
     how_to_play_template = "tables/captain_lucky/how_to_play.html"
 
     def how_to_play(self) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""What a Captain Lucky move will do, said before it is made (issue 17).
+"""What a Captain Lucky move will do, said before it is made.
 
 Captain Lucky is played with dice and a face-down pile, so a preview may never step the engine:
 the next roll and the next cards drawn are in the state's generator and pile order, which no

@@ -24,7 +24,7 @@ class LibertaliaTable(Table):
     chart_unit = "points"
     # The rules as the engine implements them, with every clarification.
     rules_doc = Path(engine.libertalia.__file__).resolve().parent / "rules.md"
-    # Players read this instead (issue 17): the specification stays in the repository.
+    # Players read this instead: the specification stays in the repository.
     how_to_play_template = "tables/libertalia/how_to_play.html"
 
     def how_to_play(self) -> dict[str, Any]:

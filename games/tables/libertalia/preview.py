@@ -1,4 +1,4 @@
-"""What a Libertalia move will do, said before it is made (issue 17), in the game's words.
+"""What a Libertalia move will do, said before it is made, in the game's words.
 
 A preview reads only what the mover may see: the public table (ship, dens, booty, doubloons,
 day-spaces) and the mover's own hand and graveyard. It never reads another seat's hand,

@@ -28,7 +28,7 @@ class PiratesTable(Table):
     chart_unit = "ducats"
     # The rules as the engine implements them, with every clarification.
     rules_doc = Path(engine.pirates.__file__).resolve().parent / "rules.md"
-    # Players read this instead (issue 17): the specification stays in the repository.
+    # Players read this instead: the specification stays in the repository.
     how_to_play_template = "tables/pirates/how_to_play.html"
 
     def how_to_play(self) -> dict[str, Any]:

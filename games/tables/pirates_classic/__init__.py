@@ -25,7 +25,7 @@ class PiratesClassicTable(Table):
     chart_unit = "ducats"
     # The rules as the engine implements them, with every clarification.
     rules_doc = Path(engine.pirates_classic.__file__).resolve().parent / "rules.md"
-    # Players read this instead (issue 17): the specification stays in the repository.
+    # Players read this instead: the specification stays in the repository.
     how_to_play_template = "tables/pirates_classic/how_to_play.html"
 
     def how_to_play(self) -> dict[str, Any]:
