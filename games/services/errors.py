@@ -13,5 +13,6 @@ from games.errors import (
 )
 
 __all__ = [
-    "Conflict", "Forbidden", "IllegalMove", "InvalidInput", "NotFound", "ServiceError", "StaleSeq", "Throttled",
+    "Conflict", "Forbidden", "IllegalMove", "InvalidInput", "NotFound", "ServiceError", "StaleSeq",
+    "Throttled",
 ]
