@@ -128,9 +128,9 @@ if _migrate_url:
     except ValueError as exc:
         raise ConfigError(f"MIGRATE_DATABASE_URL is not a database URL ({exc})") from None
     if not _postgres or MIGRATE_DATABASE["ENGINE"] != "django.db.backends.postgresql":
-        raise ConfigError("MIGRATE_DATABASE_URL needs PostgreSQL in both it and DATABASE_URL (SQLite has no roles)")
+        raise ConfigError("MIGRATE_DATABASE_URL and DATABASE_URL must be PostgreSQL (SQLite has no roles)")
     if MIGRATE_DATABASE["NAME"] != DATABASES["default"]["NAME"]:
-        raise ConfigError("MIGRATE_DATABASE_URL must name the same database as DATABASE_URL (the owner's way into it)")
+        raise ConfigError("MIGRATE_DATABASE_URL must name DATABASE_URL's database (as its owner)")
 _service_role = (env_str("DATABASE_SERVICE_ROLE") or "").strip()
 if not _service_role and MIGRATE_DATABASE and MIGRATE_DATABASE["USER"] != DATABASES["default"]["USER"]:
     _service_role = str(DATABASES["default"]["USER"] or "")

@@ -35,7 +35,7 @@ def _flush_past_the_truncate_trigger() -> None:
             f"ALTER TABLE {table} ENABLE TRIGGER {trigger}",
         ]
 
-    DatabaseOperations.sql_flush = sql_flush  # type: ignore[method-assign]
+    DatabaseOperations.sql_flush = sql_flush  # type: ignore[method-assign,assignment]
 
 
 _flush_past_the_truncate_trigger()

@@ -124,7 +124,10 @@ def test_the_service_role_owns_nothing_and_cannot_alter_any_table(
             [service[0]],
         )
         assert cursor.fetchone() == (0,)
-        cursor.execute("SELECT count(*) FROM pg_trigger WHERE tgrelid = 'games_event'::regclass AND NOT tgisinternal AND tgenabled = 'O'")
+        cursor.execute(
+            "SELECT count(*) FROM pg_trigger "
+            "WHERE tgrelid = 'games_event'::regclass AND NOT tgisinternal AND tgenabled = 'O'"
+        )
         assert cursor.fetchone() == (2,)  # both guards still there and on
 
 
@@ -142,7 +145,8 @@ def test_the_service_role_reads_and_appends_events(service: tuple[str, str], gam
         assert count == (game.seq,)
         with conn.transaction(force_rollback=True):
             row = conn.execute(
-                "INSERT INTO games_event (game_id, seq, kind, seat, payload, actor, idempotency_key, created_at, hash) "
+                "INSERT INTO games_event "
+                "(game_id, seq, kind, seat, payload, actor, idempotency_key, created_at, hash) "
                 "VALUES (%s, %s, 'note', NULL, '{}', 'system', '', now(), %s) RETURNING seq",
                 [game.pk, last["seq"] + 1, "0" * 64],
             ).fetchone()
@@ -167,9 +171,12 @@ def test_a_game_is_created_started_and_played_as_the_service_role(service: tuple
 
 
 def test_the_owner_cannot_truncate_the_event_log(game: Game) -> None:
-    with pytest.raises(IntegrityError, match="games_event is append-only: TRUNCATE is not allowed"):
-        with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute("TRUNCATE games_event CASCADE")
+    with (
+        pytest.raises(IntegrityError, match="games_event is append-only: TRUNCATE is not allowed"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute("TRUNCATE games_event CASCADE")
     assert Event.objects.filter(game=game).count() == game.seq
 
 

@@ -37,7 +37,9 @@ class Command(migrate.Command):
             if role and connection.vendor == "postgresql" and not changes_nothing:
                 grant_service_role(connection, role)
                 if options["verbosity"] >= 1:
-                    self.stdout.write(f"Granted the service role {role} its privileges (events: SELECT, INSERT).")
+                    self.stdout.write(
+                        f"Granted the service role {role} its privileges (events: SELECT, INSERT)."
+                    )
         finally:
             if owner:
                 connection.close()
