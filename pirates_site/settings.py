@@ -114,6 +114,32 @@ DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME")}
 # first uses it) and replaced, instead of failing that request.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
+# Database roles (PostgreSQL; games/db_roles.py). The service connects as DATABASE_URL's role,
+# which should own no table; `manage.py migrate` connects as MIGRATE_DATABASE_URL's role (the
+# owner, same database) and then grants DATABASE_SERVICE_ROLE what the service needs: on the
+# event table SELECT and INSERT only. DATABASE_SERVICE_ROLE defaults to DATABASE_URL's role
+# when MIGRATE_DATABASE_URL names another one. SQLite has no roles: there both stay unset.
+_postgres = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+MIGRATE_DATABASE: dict[str, Any] | None = None
+_migrate_url = (env_str("MIGRATE_DATABASE_URL") or "").strip()
+if _migrate_url:
+    try:
+        MIGRATE_DATABASE = dict(dj_database_url.parse(_migrate_url))
+    except ValueError as exc:
+        raise ConfigError(f"MIGRATE_DATABASE_URL is not a database URL ({exc})") from None
+    if not _postgres or MIGRATE_DATABASE["ENGINE"] != "django.db.backends.postgresql":
+        raise ConfigError("MIGRATE_DATABASE_URL and DATABASE_URL must be PostgreSQL (SQLite has no roles)")
+    if MIGRATE_DATABASE["NAME"] != DATABASES["default"]["NAME"]:
+        raise ConfigError("MIGRATE_DATABASE_URL must name DATABASE_URL's database (as its owner)")
+_service_role = (env_str("DATABASE_SERVICE_ROLE") or "").strip()
+if not _service_role and MIGRATE_DATABASE and MIGRATE_DATABASE["USER"] != DATABASES["default"]["USER"]:
+    _service_role = str(DATABASES["default"]["USER"] or "")
+if _service_role and not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", _service_role):
+    raise ConfigError(
+        f"DATABASE_SERVICE_ROLE={_service_role!r} is not a role name: use lowercase letters, digits and _"
+    )
+DATABASE_SERVICE_ROLE = _service_role if _postgres else ""
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # django-axes sees every password check (web log-in and the API token) and refuses one once

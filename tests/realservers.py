@@ -74,15 +74,38 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def shared_test_database_url() -> str:
-    """The URL of the database the tests are using right now (the test database)."""
+def service_role() -> tuple[str, str] | None:
+    """The service's own database role and its password, when the tests have one: the role
+    migrations grant the service's privileges to (DATABASE_SERVICE_ROLE, which owns no table)
+    and DATABASE_SERVICE_PASSWORD, the tests' way to log in as it (.ci/run sets both)."""
+    from django.conf import settings
+
+    role = settings.DATABASE_SERVICE_ROLE
+    return (role, os.environ.get("DATABASE_SERVICE_PASSWORD", "")) if role else None
+
+
+def service_role_problem() -> str | None:
+    if service_role() is None:
+        return (
+            "needs the service's database role: set DATABASE_SERVICE_ROLE (a role that owns no table) "
+            "and DATABASE_SERVICE_PASSWORD (.ci/run does)"
+        )
+    return None
+
+
+def shared_test_database_url(*, as_owner: bool = False) -> str:
+    """The URL of the database the tests are using right now (the test database), for another
+    process: as the service's role when there is one (so real servers run as production runs
+    them, unable to change the event log), else, or ``as_owner``, as the tests' own role."""
     from django.db import connection
 
     s = connection.settings_dict
     if connection.vendor != "postgresql":
         raise RuntimeError("only a PostgreSQL test database can be shared with another process")
-    user = quote(str(s.get("USER") or ""), safe="")
-    password = quote(str(s.get("PASSWORD") or ""), safe="")
+    role = None if as_owner else service_role()
+    login = role or (s.get("USER"), s.get("PASSWORD"))
+    user = quote(str(login[0] or ""), safe="")
+    password = quote(str(login[1] or ""), safe="")
     auth = f"{user}:{password}@" if password else f"{user}@"
     return f"postgres://{auth}{s.get('HOST') or '127.0.0.1'}:{s.get('PORT') or 5432}/{s['NAME']}"
 
