@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -130,6 +131,23 @@ class CeleryWorker:
 
     def text(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+    def idle(self) -> bool:
+        """Whether the worker has nothing owed now left to do (``realservers.celery_idle``):
+        what proves that nothing more will come, without sleeping."""
+        return realservers.celery_idle(self.text())
+
+    def wait_idle(self, timeout: float) -> None:
+        """Wait until the worker is idle at two looks in a row (a message between the broker's
+        pop and the worker's log line looks idle once)."""
+        deadline = time.monotonic() + timeout
+        looks = 0
+        while looks < 2:
+            if time.monotonic() > deadline:
+                tail = self.text()[-1500:]
+                raise AssertionError(f"the worker still had work after {timeout:.0f}s:\n{tail}")
+            looks = looks + 1 if self.idle() else 0
+            time.sleep(0.1)
 
 
 @pytest.fixture

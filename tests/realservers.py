@@ -7,6 +7,7 @@ REQUIRE_REAL_SERVERS=1, and then such a skip fails the run (see conftest.py).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -176,6 +177,45 @@ def celery_worker_command(logfile: Path) -> list[str]:
         f"--queues={settings.CELERY_TASK_DEFAULT_QUEUE},{settings.CELERY_MAIL_QUEUE}",
         f"--logfile={logfile}",
     ]
+
+
+_TASK_LINE = re.compile(r"Task ([\w.]+)\[([0-9a-f-]+)\] (received|succeeded|retry|raised|failed)")
+
+
+def celery_idle(worker_log: str) -> bool:
+    """Whether nothing owed now is still to happen, for a worker whose log (``--loglevel=INFO``)
+    is ``worker_log``: no outbox row is due and unpublished, the broker holds no message waiting
+    for the worker's queues, and every task the worker received has ended (a retry ends one
+    attempt; its next attempt is received again) — except the relay's nudges, which wait for a
+    row that is due later and only publish rows."""
+    import redis
+    from django.conf import settings
+    from django.utils import timezone
+
+    from games.models import Outbox
+
+    received: dict[str, int] = {}
+    ended: dict[str, int] = {}
+    for name, task_id, what in _TASK_LINE.findall(worker_log):
+        if name == "games.relay":
+            continue
+        counts = received if what == "received" else ended
+        counts[task_id] = counts.get(task_id, 0) + 1
+    if any(ended.get(task_id, 0) < count for task_id, count in received.items()):
+        return False
+    if Outbox.objects.filter(status=Outbox.Status.PENDING, due_at__lte=timezone.now()).exists():
+        return False
+    client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    try:
+        queues = (settings.CELERY_TASK_DEFAULT_QUEUE, settings.CELERY_MAIL_QUEUE)
+        # kombu keeps one list per queue and priority (``<queue>`` and ``<queue>\x06\x16<n>``).
+        waiting = sum(
+            client.llen(key) for queue in queues for key in client.scan_iter(match=f"{queue}*", count=100)
+            if client.type(key) == b"list"
+        )
+        return waiting == 0
+    finally:
+        client.close()
 
 
 @contextmanager
