@@ -237,6 +237,23 @@ class Rules(ABC, Generic[S]):
         The default is the safe answer for a rule set that does not say: every move final."""
         return FINAL_BY_DEFAULT
 
+    def preview(self, state: S, seat: int, action: Action) -> str | None:
+        """What ``seat`` will see ``action`` (legal for it) do, said before the move is made,
+        in the rule set's own words ("Costs 3 ducats: ducats 12 → 9."); ``None`` when the rule
+        set has nothing to say beyond the action itself.
+
+        Like ``reveals`` it reads only what ``seat`` may see: two states that differ only in a
+        secret of that seat's give the same preview. It never uses the game's generator (the
+        next roll, the next card are secrets; a preview names what chance decides without
+        deciding it), draws from no other, and never changes ``state``."""
+        return None
+
+    @abstractmethod
+    def score_now(self, state: S) -> list[int | float]:
+        """Each seat's score if the game ended now, one entry per seat, for the replay chart;
+        at the end it equals ``result(state)["scores"]``. Read from public parts only: the
+        chart is shown to every watcher."""
+
     def evaluate(self, state: S, seat: int) -> float | None:
         """How good ``state`` is for ``seat`` (higher is better), for the greedy bot;
         ``None`` when the rule set has no evaluation (the greedy bot then plays at random).

@@ -10,6 +10,7 @@ from engine.base import JSON, Action, OptionInfo, Rules, Step
 from engine.captain_lucky import legal, play, scoring, serial, strategy
 from engine.captain_lucky.actions import check
 from engine.captain_lucky.cards import KINDS, MAX_PLAYERS, MIN_PLAYERS, composition, unshuffled_pile
+from engine.captain_lucky.preview import preview as preview_of
 from engine.captain_lucky.state import (
     COLOURS,
     HAND_SIZE,
@@ -125,6 +126,12 @@ class CaptainLuckyRules(Rules[LuckyState]):
     def reveals(self, state: LuckyState, seat: int, action: Action) -> str | None:
         return play.reveals(state, seat, check(state, seat, action))
 
+    def preview(self, state: LuckyState, seat: int, action: Action) -> str | None:
+        """From the mover's own view and the public set counters (preview.py): never by
+        stepping, whose next roll and next cards are secret (K-END-4, K-TURN-7)."""
+        check(state, seat, action)
+        return preview_of(state, seat, action, self.view(state, seat))
+
     def forced_action(self, state: LuckyState, seat: int) -> Action | None:
         return legal.forced_action(state, seat)
 
@@ -133,6 +140,10 @@ class CaptainLuckyRules(Rules[LuckyState]):
 
     def view(self, state: LuckyState, seat: int | None) -> dict[str, JSON]:
         return view(state, seat, rules_id=self.id, version=self.version, title=self.title)
+
+    def score_now(self, state: LuckyState) -> list[int | float]:
+        """K-END-2: collected cards and the unused captain bonus, all public."""
+        return [scoring.points(state, s) for s in range(state.players)]
 
     def result(self, state: LuckyState) -> dict[str, list[int]] | None:
         return scoring.final_result(state) if state.phase == OVER else None

@@ -13,6 +13,7 @@ from engine.pirates import legal, play, scoring, serial, strategy
 from engine.pirates.actions import Capture, Mutiny, check
 from engine.pirates.cards import BUNDLED_DEFAULT, KINDS, SUPPLY_PER_KIND, resolve_card_set
 from engine.pirates.describe import describe
+from engine.pirates.preview import preview
 from engine.pirates.state import DISPLAY_SPACES, EMPTY, NOBODY, PIRATES_PER_SEAT, START_DUCATS, PiratesState
 from engine.pirates.view import view
 
@@ -147,6 +148,9 @@ class PiratesRules(Rules[PiratesState]):
     def reveals(self, state: PiratesState, seat: int, action: Action) -> str | None:
         return play.reveals(state, check(state, seat, action))
 
+    def preview(self, state: PiratesState, seat: int, action: Action) -> str | None:
+        return preview(state, seat, action)
+
     def forced_action(self, state: PiratesState, seat: int) -> Action | None:
         """P-TURN-1: the seat to act passes when it has nothing else to do; ``has_move``
         stops at the first possible action instead of listing them all."""
@@ -159,6 +163,12 @@ class PiratesRules(Rules[PiratesState]):
 
     def view(self, state: PiratesState, seat: int | None) -> dict[str, JSON]:
         return view(state, seat, rules_id=self.id, version=self.version, title=self.title)
+
+    def score_now(self, state: PiratesState) -> list[int | float]:
+        """Ducats plus the end bonuses (majorities, wheels, the black spot): every input of
+        the score sheet is public. Ducats in hand alone made the player who lost after final
+        scoring look like the winner."""
+        return [score.total for score in scoring.score_sheet(state)]
 
     def result(self, state: PiratesState) -> dict[str, list[int]] | None:
         return scoring.final_result(state) if state.end else None

@@ -12,6 +12,7 @@ from engine.pirates_classic import legal, play, scoring, serial
 from engine.pirates_classic.actions import check
 from engine.pirates_classic.cards import KINDS, resolve_ship_set
 from engine.pirates_classic.describe import sentence
+from engine.pirates_classic.preview import preview
 from engine.pirates_classic.state import DISPLAY_SPACES, EMPTY, NOT_ASKED, START_DUCATS, ClassicState, waiting
 from engine.pirates_classic.view import view
 
@@ -77,6 +78,11 @@ class PiratesClassicRules(Rules[ClassicState]):
     def reveals(self, state: ClassicState, seat: int, action: Action) -> str | None:
         return play.reveals(state, check(state, seat, action))
 
+    def preview(self, state: ClassicState, seat: int, action: Action) -> str | None:
+        # The classic edition draws nothing during a move except the refill after the last
+        # face-up ship is boarded, which the preview announces without naming the ships.
+        return preview(state, seat, action)
+
     def forced_action(self, state: ClassicState, seat: int) -> Action | None:
         """C-TURN-1: a seat that can neither move nor board skips, applied by the service."""
         if state.end or seat != state.active or waiting(state) or legal.has_move(state, seat):
@@ -94,6 +100,10 @@ class PiratesClassicRules(Rules[ClassicState]):
 
     def view(self, state: ClassicState, seat: int | None) -> dict[str, JSON]:
         return view(state, seat, rules_id=self.id, version=self.version, title=self.title)
+
+    def score_now(self, state: ClassicState) -> list[int | float]:
+        """C-END-1: treasuries plus the booty's majority bonuses, all public."""
+        return list(scoring.totals(state))
 
     def result(self, state: ClassicState) -> dict[str, list[int]] | None:
         return scoring.final_result(state) if state.end else None

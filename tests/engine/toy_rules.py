@@ -163,6 +163,9 @@ class DoubloonsRules(Rules[DoubloonsState]):
             "result": self.result(state),
         }
 
+    def score_now(self, state: DoubloonsState) -> list[int | float]:
+        return list(state.points)
+
     def result(self, state: DoubloonsState) -> dict[str, list[int]] | None:
         if state.round < ROUNDS:
             return None

@@ -1,4 +1,4 @@
-"""What a Libertalia move will do, said before it is made, in the game's words.
+"""What a Libertalia move will do, said before it is made, in the game's words (``Rules.preview``).
 
 A preview reads only what the mover may see: the public table (ship, dens, booty, doubloons,
 day-spaces) and the mover's own hand and graveyard. It never reads another seat's hand,
@@ -347,9 +347,7 @@ def _take(state: LibertaliaState, seat: int, kind: int, w: _Words) -> Forecast:
     return Forecast(_sentences(parts), claims)
 
 
-def preview(state: Any, seat: int, action: dict[str, Any]) -> str:
-    """The sentence(s) the table shows for ``action``; "" when there is nothing to say."""
-    if not isinstance(state, LibertaliaState):
-        return ""
+def preview(state: LibertaliaState, seat: int, action: dict[str, Any]) -> str | None:
+    """The sentence(s) the table shows for ``action``; None for an action that is not legal."""
     found = forecast(state, seat, action)
-    return found.text if found else ""
+    return found.text if found else None
