@@ -4,8 +4,8 @@ Captain Lucky is played with dice and a face-down pile, so a preview may never s
 the next roll and the next cards drawn are in the state's generator and pile order, which no
 player may learn (K-END-4, K-TURN-7). A preview is therefore computed from the mover's own view
 (their hand, the middle, every collection, points, captains, the pile's size, the dice of the
-steal under way) and from two public counters of the state, the numbers the next new sets take
-(K-SET-3), which anyone can work out from the public log. It says what is certain (cards placed,
+steal under way, and the numbers the next new sets take, K-SET-3, which anyone can work out
+from the public log) and from nothing else. It says what is certain (cards placed,
 sets filled, cards drawn and the pile left, points if the steal succeeds) and names what the
 dice decide ("Then roll 3 dice: …"), with odds from the public dice alone (K-COMP-2).
 """
@@ -14,8 +14,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
-
-from engine.captain_lucky.state import LuckyState
 
 HAND_SIZE = 5  # K-TURN-1, K-TURN-6
 SET_SIZE = 5  # K-SET-3
@@ -61,11 +59,12 @@ class Counters:
     sets: tuple[int, ...]
 
 
-def counters_of(state: LuckyState) -> Counters:
-    """The only parts of the engine state a preview reads besides the mover's view: neither
-    is secret (each follows from the public log), and neither says anything of hands, the
-    pile's order or the dice."""
-    return Counters(state.next_middle, tuple(state.next_set))
+def counters_of(view: dict[str, Any]) -> Counters | None:
+    """The numbers of the next new sets, from the mover's view (K-SET-3: public, each follows
+    from the log); None for a view without them."""
+    if "next_middle" not in view:
+        return None
+    return Counters(int(view["next_middle"]), tuple(int(n) for n in view["next_set"]))
 
 
 @dataclass
@@ -312,7 +311,7 @@ def _stop(pos: _Position, forecast: Forecast) -> None:
             forecast.parts.append(last)
 
 
-def preview(state: LuckyState, seat: int, action: dict[str, Any], view: dict[str, Any]) -> str | None:
-    """The words of ``forecast`` from ``view`` (the mover's) and the public counters; None
-    when the view does not know the move."""
-    return forecast(action, view, seat=seat, counters=counters_of(state)).text or None
+def preview(seat: int, action: dict[str, Any], view: dict[str, Any]) -> str | None:
+    """The words of ``forecast`` from ``view`` (the mover's own) alone; None when the view
+    does not know the move."""
+    return forecast(action, view, seat=seat, counters=counters_of(view)).text or None

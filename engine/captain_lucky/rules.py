@@ -127,10 +127,10 @@ class CaptainLuckyRules(Rules[LuckyState]):
         return play.reveals(state, seat, check(state, seat, action))
 
     def preview(self, state: LuckyState, seat: int, action: Action) -> str | None:
-        """From the mover's own view and the public set counters (preview.py): never by
-        stepping, whose next roll and next cards are secret (K-END-4, K-TURN-7)."""
+        """From the mover's own view alone (preview.py): never by stepping, whose next roll
+        and next cards are secret (K-END-4, K-TURN-7)."""
         check(state, seat, action)
-        return preview_of(state, seat, action, self.view(state, seat))
+        return preview_of(seat, action, self.view(state, seat))
 
     def forced_action(self, state: LuckyState, seat: int) -> Action | None:
         return legal.forced_action(state, seat)

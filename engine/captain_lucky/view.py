@@ -104,6 +104,10 @@ def view(state: LuckyState, seat: int | None, *, rules_id: str, version: int, ti
         "card_count": sum(composition(state.players)),
         "pile_count": len(state.pile),
         "last_round": not state.pile,
+        # K-SET-3: the numbers the next new sets take (public: they follow from the log), for
+        # previews that name the set a move starts.
+        "next_middle": state.next_middle,
+        "next_set": list(state.next_set),
         "middle": _sets(MIDDLE, state.middle),
         "discard": [KINDS[k] for k in state.discard],
         "seats": seats,

@@ -102,7 +102,7 @@ def test_every_preview_holds_after_the_move(
         view = RULES.view(state, seat)
         for action in RULES.legal_actions(state, seat):
             text = RULES.preview(state, seat, action)
-            said = forecast(action, view, seat=seat, counters=counters_of(state))
+            said = forecast(action, view, seat=seat, counters=counters_of(view))
             assert text and text == said.text, action
             _check(state, seat, action, said)
             seen.add(action["type"])
