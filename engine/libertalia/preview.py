@@ -24,7 +24,7 @@ from engine.libertalia.characters import KINDS, MAP, OFFICER, RELIC, SABER
 from engine.libertalia.dusk import TOKENS_TAKEN
 from engine.libertalia.options import OFFERS, neighbours
 from engine.libertalia.state import LibertaliaState, key, left_of, seat_name
-from engine.libertalia.table import booty_words, listing
+from engine.libertalia.working_copy import booty_words, listing
 
 # A claim: ("doubloons", seat) -> int, ("booty", seat, kind) -> int, ("space", kind) -> int,
 # ("den", seat) -> ranks, ("graveyard_count", seat) -> int, ("hand_count", seat) -> int,

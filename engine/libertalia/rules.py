@@ -12,8 +12,8 @@ from engine.libertalia.characters import COLOURS
 from engine.libertalia.options import options
 from engine.libertalia.preview import preview
 from engine.libertalia.state import OVER, LibertaliaState, scores, seat_name
-from engine.libertalia.table import PARROT_SHOWS_OWN, PICK_REVEALED, SURGEON_OWN
 from engine.libertalia.view import view
+from engine.libertalia.working_copy import PARROT_SHOWS_OWN, PICK_REVEALED, SURGEON_OWN
 
 _SECRET_PLAY: Action = {"type": "play"}
 _SECRET_REVIVE: Action = {"type": "revive"}

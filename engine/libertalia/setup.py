@@ -32,7 +32,7 @@ from engine.libertalia.state import (
     Layout,
     LibertaliaState,
 )
-from engine.libertalia.table import Log, Table
+from engine.libertalia.working_copy import Log, Table
 
 OPTIONS = ("character_set", "colours", "ranks", "layouts", "draws")
 MAX_DRAWS = 1000

@@ -17,7 +17,7 @@ from engine.libertalia import day, dusk, flow, night
 from engine.libertalia.actions import check
 from engine.libertalia.preview import Claim, forecast
 from engine.libertalia.state import LibertaliaState
-from engine.libertalia.table import Log, Table
+from engine.libertalia.working_copy import Log, Table
 from tests.web.libertalia_support import DEAL3, PICKS3
 
 RULES = get_rules("libertalia")
