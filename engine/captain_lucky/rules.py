@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.base import JSON, Action, OptionInfo, Rules, Step
+from engine.base import JSON, Action, OptionInfo, Rules, Step, check_new_game
 from engine.captain_lucky import legal, play, scoring, serial, strategy
 from engine.captain_lucky.actions import check
 from engine.captain_lucky.cards import KINDS, MAX_PLAYERS, MIN_PLAYERS, composition, unshuffled_pile
@@ -63,18 +63,10 @@ class CaptainLuckyRules(Rules[LuckyState]):
     reveal_seed_at_end = False
 
     def new_game(self, players: int, seed: int | str, options: dict[str, Any] | None = None) -> LuckyState:
-        if type(players) is not int or not self.min_players <= players <= self.max_players:
-            raise InvalidOptions(
-                f"Captain Lucky is for {self.min_players} to {self.max_players} players, not {players!r}"
-            )
-        if type(seed) not in (int, str):
-            raise InvalidOptions("seed must be a whole number or a string")
-        options = {} if options is None else options
-        if not isinstance(options, dict):
-            raise InvalidOptions("options must be an object")
-        unknown = sorted(map(str, set(options) - set(OPTIONS)))
-        if unknown:
-            raise InvalidOptions(f"Unknown options: {', '.join(unknown)}; known: {', '.join(OPTIONS)}")
+        options = check_new_game(
+            "Captain Lucky", players, seed, options,
+            low=self.min_players, high=self.max_players, known=OPTIONS,
+        )
         # K-TURN-7: one generator for the whole game. It shuffles first, always, so the dice
         # of a seed are the same whether or not a deck is fixed.
         rng = random.Random(seed)

@@ -7,7 +7,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engine.base import JSON, Action, OptionInfo, Rules, Step
+from engine.base import JSON, Action, OptionInfo, Rules, Step, check_new_game
 from engine.errors import InvalidOptions
 from engine.pirates import legal, play, scoring, serial, strategy
 from engine.pirates.actions import Capture, Mutiny, check
@@ -16,26 +16,6 @@ from engine.pirates.describe import describe
 from engine.pirates.preview import preview
 from engine.pirates.state import DISPLAY_SPACES, EMPTY, NOBODY, PIRATES_PER_SEAT, START_DUCATS, PiratesState
 from engine.pirates.view import view
-
-
-def check_new_game(
-    rules: Rules[Any], game: str, players: Any, seed: Any, options: Any, known: tuple[str, ...]
-) -> dict[str, Any]:
-    """The arguments of ``new_game`` every Pirates edition takes, checked; the options as a
-    dict (``game`` names the edition in messages: "Pirates is for 3 to 5 players")."""
-    if type(players) is not int or not rules.min_players <= players <= rules.max_players:
-        raise InvalidOptions(
-            f"{game} is for {rules.min_players} to {rules.max_players} players, not {players!r}"
-        )
-    if type(seed) not in (int, str):
-        raise InvalidOptions("seed must be a whole number or a string")
-    options = {} if options is None else options
-    if not isinstance(options, dict):
-        raise InvalidOptions("options must be an object")
-    unknown = sorted(map(str, set(options) - set(known)))
-    if unknown:
-        raise InvalidOptions(f"Unknown options: {', '.join(unknown)}; known: {', '.join(known)}")
-    return options
 
 
 def _deck(ids: Sequence[str], index: dict[str, int], value: Any, card: str, card_set_id: str) -> list[int]:
@@ -102,7 +82,10 @@ class PiratesRules(Rules[PiratesState]):
     secret_parts = ("deck", "rng")
 
     def new_game(self, players: int, seed: int | str, options: dict[str, Any] | None = None) -> PiratesState:
-        options = check_new_game(self, "Pirates", players, seed, options, tuple(o.name for o in self.options))
+        options = check_new_game(
+            "Pirates", players, seed, options,
+            low=self.min_players, high=self.max_players, known=[o.name for o in self.options],
+        )
         card_set = resolve_card_set(options.get("card_set"))
         order, first, rng = deal(card_set.ids, card_set.index, card_set.id, players, seed, options)
         display = tuple(order[:DISPLAY_SPACES]) + (EMPTY,) * max(0, DISPLAY_SPACES - len(order))

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.base import JSON, Action, OptionInfo, Rules, Step
-from engine.pirates.rules import check_new_game, deal
+from engine.base import JSON, Action, OptionInfo, Rules, Step, check_new_game
+from engine.pirates.rules import deal
 from engine.pirates.state import PIRATES_PER_SEAT
 from engine.pirates_classic import legal, play, scoring, serial
 from engine.pirates_classic.actions import check
@@ -36,7 +36,10 @@ class PiratesClassicRules(Rules[ClassicState]):
     chance_in_play = False  # the shuffle and the first seat are drawn at setup only
 
     def new_game(self, players: int, seed: int | str, options: dict[str, Any] | None = None) -> ClassicState:
-        options = check_new_game(self, "Pirates (classic)", players, seed, options, OPTIONS)
+        options = check_new_game(
+            "Pirates (classic)", players, seed, options,
+            low=self.min_players, high=self.max_players, known=OPTIONS,
+        )
         ship_set = resolve_ship_set(options.get("card_set"))
         # C-SET-4: as in the 2021 edition, the seed shuffles, then draws the first seat.
         order, first, rng = deal(ship_set.ids, ship_set.index, ship_set.id, players, seed, options, "ship")
