@@ -22,9 +22,11 @@ from engine.base import (
     RngState,
     Rules,
     Step,
+    check_new_game,
     rng_from_state,
     rng_state_from_json,
     rng_state_to_json,
+    view_header,
 )
 from engine.errors import IllegalAction, InvalidOptions, InvalidSnapshot
 
@@ -63,13 +65,9 @@ class DoubloonsRules(Rules[DoubloonsState]):
     def new_game(
         self, players: int, seed: int | str, options: dict[str, Any] | None = None
     ) -> DoubloonsState:
-        if type(players) is not int or not self.min_players <= players <= self.max_players:
-            raise InvalidOptions(f"Doubloons is for 2 to 4 players, not {players!r}")
-        if type(seed) not in (int, str):
-            raise InvalidOptions("seed must be a whole number or a string")
-        options = {} if options is None else options
-        if not isinstance(options, dict) or set(options) - {"purse"}:
-            raise InvalidOptions("the only option is purse")
+        options = check_new_game(
+            "Doubloons", players, seed, options, low=self.min_players, high=self.max_players, known=["purse"]
+        )
         purse = options.get("purse", PURSE)
         if type(purse) is not int or not 0 <= purse <= 20:
             raise InvalidOptions("purse must be a whole number from 0 to 20")
@@ -163,8 +161,7 @@ class DoubloonsRules(Rules[DoubloonsState]):
 
     def view(self, state: DoubloonsState, seat: int | None) -> dict[str, JSON]:
         return {
-            "rules": self.id,
-            "viewer": seat,
+            **view_header(self.id, self.version, self.title, seat),
             "round": state.round,
             "purses": list(state.purses),
             "points": list(state.points),
