@@ -13,7 +13,7 @@ from engine.libertalia import flow
 from engine.libertalia.characters import COLOURS, KIND_INDEX, KINDS, bundled_character_set
 from engine.libertalia.rules import LibertaliaRules
 from engine.libertalia.state import DAY, DUSK, NOBODY, SUNRISE, LibertaliaState
-from engine.libertalia.table import Log, Table
+from engine.libertalia.working_copy import Log, Table
 from tests.engine import bot_games
 
 _RULES = get_rules("libertalia")
