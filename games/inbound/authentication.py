@@ -57,15 +57,25 @@ def aligned(domain: str, from_domain: str) -> bool:
     return domain == from_domain or from_domain.endswith("." + domain) or domain.endswith("." + from_domain)
 
 
+def _parsed(value: str) -> authres.AuthenticationResultsHeader | None:
+    try:
+        return authres.parse_value(value)
+    except (authres.AuthResError, ValueError, TypeError, IndexError):
+        return None  # unparseable: it says nothing, whoever wrote it
+
+
+def authserv_id_of(value: str) -> str:
+    """The authserv-id of one Authentication-Results value, lowercased ("" if unparseable)."""
+    header = _parsed(value)
+    return str(header.authserv_id or "").strip().lower() if header is not None else ""
+
+
 def _trusted_results(message: Message, authserv_id: str) -> list[authres.core.AuthenticationResult]:
     results: list[authres.core.AuthenticationResult] = []
     wanted = authserv_id.strip().lower()
     for value in message.get_all("Authentication-Results") or []:
-        try:
-            header = authres.parse_value(str(value))
-        except (authres.AuthResError, ValueError, TypeError, IndexError):
-            continue  # unparseable: it says nothing, whoever wrote it
-        if str(header.authserv_id or "").strip().lower() == wanted:
+        header = _parsed(str(value))
+        if header is not None and str(header.authserv_id or "").strip().lower() == wanted:
             results.extend(header.results)
     return results
 

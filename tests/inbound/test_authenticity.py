@@ -10,14 +10,18 @@ import subprocess
 import sys
 from email import message_from_bytes, policy
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from anymail.inbound import AnymailInboundMessage
+from anymail.signals import AnymailInboundEvent
 from django.contrib.auth.models import User
 from django.core import mail
 from pytest_django.fixtures import Settings as SettingsWrapper
 
 from games.inbound import authentication
 from games.inbound.parse import is_null_sender, parse, sender_of
+from games.inbound.webhooks import on_inbound
 from games.models import Event, Game
 from tests.inbound.helpers import (
     OnCommit,
@@ -352,3 +356,51 @@ def test_the_inbound_rate_binds_across_separate_mail_ingest_processes(tmp_path: 
     assert statuses == ["unknown_address", "unknown_address", "rate_limited", "rate_limited"]
     assert (tmp_path / "db.sqlite3").exists()
 
+
+
+# --- hosted providers' own verdicts --------------------------------------------------------------
+
+
+def _provider_event(raw: bytes, esp_event: object) -> AnymailInboundEvent:
+    message = AnymailInboundMessage.parse_raw_mime_bytes(raw)
+    message.envelope_sender = "bounces@example.test"
+    return AnymailInboundEvent(event_type="inbound", message=message, esp_event=esp_event)
+
+
+@pytest.mark.parametrize(
+    ("status", "played"), [("PASS", True), ("FAIL", False), ("PROCESSING_FAILED", False)]
+)
+def test_amazon_ses_verdicts_decide_and_the_senders_own_results_are_dropped(
+    on_commit: OnCommit, trusted: str, status: str, played: bool
+) -> None:
+    game, player = _started(on_commit)
+    forged = f"{trusted}; dmarc=pass header.from={_domain(player)}"  # written by the sender
+    raw = _reply(player, "1", ("Authentication-Results", forged))
+    receipt = {"dmarcVerdict": {"status": status}, "spfVerdict": {"status": "GRAY"}}
+    with on_commit(execute=True):
+        on_inbound(None, _provider_event(raw, {"receipt": receipt}), "Amazon SES")
+    assert _moves(game) == (1 if played else 0)
+
+
+@pytest.mark.parametrize(
+    ("dkim", "played"), [("{@example.test : pass}", True), ("{@other.test : pass}", False)]
+)
+def test_sendgrid_dkim_verdicts_decide_by_alignment(
+    on_commit: OnCommit, trusted: str, dkim: str, played: bool
+) -> None:
+    game, player = _started(on_commit)
+    assert _domain(player) == "example.test"
+    raw = _reply(player, "1")
+    post = SimpleNamespace(POST={"SPF": "softfail", "dkim": dkim})
+    with on_commit(execute=True):
+        on_inbound(None, _provider_event(raw, post), "SendGrid")
+    assert _moves(game) == (1 if played else 0)
+
+
+def test_a_provider_without_verdicts_leaves_the_message_unauthenticated(
+    on_commit: OnCommit, trusted: str
+) -> None:
+    game, player = _started(on_commit)
+    with on_commit(execute=True):
+        on_inbound(None, _provider_event(_reply(player, "1"), {}), "Postmark")
+    assert _moves(game) == 0
