@@ -238,6 +238,16 @@ _reply_domain = (env_str("REPLY_DOMAIN") or _from_domain).strip().lower()
 REPLY_DOMAIN = "" if _reply_domain in FALSE_WORDS else _reply_domain
 # Larger incoming messages are ignored unread (a reply with a number is a few kilobytes).
 INBOUND_MAX_BYTES = env_int("INBOUND_MAX_BYTES", 256 * 1024)
+# The authserv-id of the Authentication-Results headers our own receiving mail server adds
+# (games/inbound/authentication.py): set, a reply moves only when that server says DMARC (or
+# an aligned DKIM or SPF) passed for its From address. Unset, the From header is trusted as
+# it stands: for development only.
+INBOUND_TRUSTED_AUTHSERV_ID = (env_str("INBOUND_TRUSTED_AUTHSERV_ID") or "").strip()
+if not re.fullmatch(r"[A-Za-z0-9._-]*", INBOUND_TRUSTED_AUTHSERV_ID):
+    raise ConfigError(
+        f"INBOUND_TRUSTED_AUTHSERV_ID: {INBOUND_TRUSTED_AUTHSERV_ID!r} should be the authserv-id "
+        "your mail server writes first in its Authentication-Results headers, e.g. mx.example.org"
+    )
 # Only what is set: an empty signing key would make a signature anyone can compute.
 ANYMAIL = {
     name: value
@@ -385,20 +395,32 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_TIMEZONE = "UTC"
 
-# Throttling (games/throttling.py). Counts live in Django's cache: Redis when REDIS_URL is set
-# (shared by every process), process memory otherwise.
+# Throttling (games/throttling.py). Counts live in the "limits" cache, which every process
+# shares: Redis when REDIS_URL is set, otherwise a table in the database (created by migration
+# games 0010, as `createcachetable` would), never process memory: each `mail_ingest` is a
+# process of its own, and so is each gunicorn worker. "default" is for what may be per process.
+LIMITS_CACHE = "limits"
+LIMITS_CACHE_TABLE = "pbm_cache"  # the name migration games 0010 creates
 if REDIS_URL:
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "pbm",
-            # A stalled Redis costs a log-in half a second, then the throttles let it through.
-            "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
-        }
+    _redis_cache = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "pbm",
+        # A stalled Redis costs a log-in half a second, then the throttles let it through.
+        "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
     }
+    CACHES = {"default": _redis_cache, LIMITS_CACHE: dict(_redis_cache)}
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "KEY_PREFIX": "pbm"}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "KEY_PREFIX": "pbm"},
+        LIMITS_CACHE: {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": LIMITS_CACHE_TABLE,
+            "KEY_PREFIX": "pbm",
+            # Django's default of 300 entries would cull live counts under a flood.
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
+        },
+    }
 # Behind this many reverse proxies the client's address is taken from X-Forwarded-For
 # (production sits behind a TLS-terminating proxy; see the security settings).
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0 if DEBUG else 1)
@@ -411,6 +433,8 @@ THROTTLE_RATES: dict[str, str | None] = {
     "game_create": "20/hour",  # per account
     "invitation": "30/hour",  # invitation requests per account (each may name several people)
     "inbound_mail": "60/hour",  # emails read per sender address (replies that are moves)
+    # "Your reply could not be authenticated" answers per account (games/inbound/handle.py)
+    "inbound_unauthenticated": "3/hour",
 }
 _RATE = re.compile(r"off|\d+/(s|sec|second|m|min|minute|h|hour|d|day)")
 for _item in env_list("THROTTLE_RATES", []):

@@ -94,23 +94,34 @@ def _turn_emails_without_grace(settings: Any) -> None:
     settings.TURN_EMAIL_GRACE_SECONDS = 0
 
 
+_LIMITS_PREFIXES = iter(range(1, 10**9))
+
+
 @pytest.fixture(autouse=True)
-def _throttle_counts_reset() -> Iterator[None]:
-    """Throttle counts live in Django's cache (Redis when REDIS_URL is set, so they outlive a
-    test): every test starts and ends with none."""
-    _forget_throttle_counts()
+def _throttle_counts_reset(settings: Any) -> Iterator[None]:
+    """Throttle counts live in the shared "limits" cache (Redis when REDIS_URL is set, else a
+    database table, so they outlive a test) and other things in the default cache: every test
+    starts and ends with none. The limits cache gets a key prefix of its own per test (its
+    table cannot be emptied before a test may touch the database); in Redis the keys go after."""
+    limits = dict(settings.CACHES[settings.LIMITS_CACHE])
+    limits["KEY_PREFIX"] = f"{limits.get('KEY_PREFIX', '')}-t{next(_LIMITS_PREFIXES)}"
+    settings.CACHES = {**settings.CACHES, settings.LIMITS_CACHE: limits}
+    _forget_throttle_counts("default")
     yield
-    _forget_throttle_counts()
+    _forget_throttle_counts("default")
+    if settings.LIMITS_CACHE in settings.CACHES:
+        _forget_throttle_counts(settings.LIMITS_CACHE, database=False)
 
 
-def _forget_throttle_counts() -> None:
-    """Empties the default cache; in Redis only this project's keys go, never the whole db."""
+def _forget_throttle_counts(alias: str, *, database: bool = True) -> None:
+    """Empties the cache ``alias``; in Redis only its prefix's keys go, never the whole db."""
     from django.conf import settings
-    from django.core.cache import cache
+    from django.core.cache import caches
 
-    config: dict[str, Any] = settings.CACHES["default"]
+    config: dict[str, Any] = settings.CACHES[alias]
     if not str(config["BACKEND"]).endswith("RedisCache"):
-        cache.clear()
+        if database or not str(config["BACKEND"]).endswith("DatabaseCache"):
+            caches[alias].clear()
         return
     import redis
 
