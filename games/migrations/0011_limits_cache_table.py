@@ -24,6 +24,6 @@ def drop_table(apps: Any, schema_editor: Any) -> None:
 
 
 class Migration(migrations.Migration):
-    dependencies = [("games", "0009_notification_claimed_at")]
+    dependencies = [("games", "0010_event_no_truncate")]
 
     operations = [migrations.RunPython(create_table, drop_table, elidable=False)]
