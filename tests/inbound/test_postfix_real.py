@@ -24,7 +24,6 @@ import stat
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -140,7 +139,8 @@ class Postfix:
     def postfix(self, *args: str) -> None:
         done = subprocess.run(["postfix", "-c", str(self.config), *args], capture_output=True,
                               text=True, timeout=60)
-        assert done.returncode == 0, f"postfix {' '.join(args)}: {done.stdout}{done.stderr}\n{self.log()[-2000:]}"
+        said = f"{done.stdout}{done.stderr}\n{self.log()[-2000:]}"
+        assert done.returncode == 0, f"postfix {' '.join(args)}: {said}"
 
     def reload(self) -> None:
         reloads = self.log().count("reload -- version")
@@ -247,7 +247,7 @@ def postfix(secret_key: str, settings: SettingsWrapper) -> Iterator[Postfix]:
         for name in ("REDIS_URL", "CELERY_BROKER_URL", "CELERY_QUEUE", "CELERY_MAIL_QUEUE"):
             if os.environ.get(name):
                 lines[name] = os.environ[name]
-        env_file.write_text("# the service's settings for the pipe\n" + "".join(f"{k}={v}\n" for k, v in lines.items()))
+        env_file.write_text("# the service's settings\n" + "".join(f"{k}={v}\n" for k, v in lines.items()))
         env_file.chmod(0o600)
         for path in (private, var, env_file):
             os.chown(path, user.pw_uid, user.pw_gid)
@@ -333,7 +333,8 @@ def test_replies_through_postfix_with_the_documented_pipe_play_the_game(
                          .replace("/srv/pirates/.venv", sys.prefix).replace(DOC_CHECKOUT, str(ROOT)))
     postfix.reload()
     postfix.outcome(postfix.send(seat.user.email, recipient, first), "sent")
-    assert _seq(game) == seq and not Event.objects.filter(game=game, idempotency_key__startswith="mail:").exists()
+    assert _seq(game) == seq
+    assert not Event.objects.filter(game=game, idempotency_key__startswith="mail:").exists()
 
     # The documented line, with an env file the pipe user cannot read: deferred (75), the
     # wrapper's reason in the mail log, nothing played; readable again, a flush plays it.
@@ -398,7 +399,8 @@ def test_readme_quotes_the_fragments_the_postfix_test_runs() -> None:
     for name in ("main.cf.fragment", "master.cf.fragment", "master.cf.compose.fragment"):
         text = (FRAGMENTS / name).read_text()
         assert text in readme, f"docker/README.md does not quote docker/postfix/{name}"
-    for value in (DOC_USER, DOC_CHECKOUT, DOC_DOMAIN):
-        assert value in (FRAGMENTS / "master.cf.fragment").read_text() + (FRAGMENTS / "main.cf.fragment").read_text()
-    assert "null_sender= " in (FRAGMENTS / "master.cf.fragment").read_text()
-    assert "flags=Rq " in (FRAGMENTS / "master.cf.fragment").read_text()
+    # The values the Postfix test replaces are there to replace, and the flags that matter.
+    master = (FRAGMENTS / "master.cf.fragment").read_text()
+    for value in (DOC_USER, DOC_CHECKOUT, "flags=Rq ", "null_sender= ", "/docker/commands/mail-ingest "):
+        assert value in master, value
+    assert DOC_DOMAIN in (FRAGMENTS / "main.cf.fragment").read_text()
