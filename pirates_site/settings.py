@@ -35,6 +35,9 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("VAR_DIR") or BASE_DIR / "var")
 
 DEBUG = env_bool("DJANGO_DEBUG", True)
+# Production settings (DJANGO_DEBUG off), as the environment decided: unlike DEBUG, which the
+# test runner switches off, this stays what the process was started with.
+PRODUCTION = not DEBUG
 
 if DEBUG:
     SECRET_KEY = env_str("SECRET_KEY") or DEV_SECRET_KEY

@@ -64,7 +64,7 @@ class Command(BaseCommand):
 
 def development_defaults() -> str:
     """Why production settings are not complete for reading replies ("" when they are)."""
-    if settings.DEBUG:
+    if not settings.PRODUCTION:
         return ""
     if settings.SECRET_KEY == DEV_SECRET_KEY:
         return "SECRET_KEY is the development key (reply addresses could not be verified)"
