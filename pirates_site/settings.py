@@ -19,16 +19,28 @@ import dj_database_url
 from celery.schedules import crontab
 from csp.constants import NONE, SELF
 
-from pirates_site.config import FALSE_WORDS, ConfigError, env_bool, env_int, env_list, env_str, require
+from pirates_site.config import (
+    DEV_SECRET_KEY,
+    FALSE_WORDS,
+    ConfigError,
+    env_bool,
+    env_int,
+    env_list,
+    env_str,
+    require,
+)
 from pirates_site.lanes import check_queue_name
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("VAR_DIR") or BASE_DIR / "var")
 
 DEBUG = env_bool("DJANGO_DEBUG", True)
+# Production settings (DJANGO_DEBUG off), as the environment decided: unlike DEBUG, which the
+# test runner switches off, this stays what the process was started with.
+PRODUCTION = not DEBUG
 
 if DEBUG:
-    SECRET_KEY = env_str("SECRET_KEY") or "dev-only-insecure-key-never-used-in-production"
+    SECRET_KEY = env_str("SECRET_KEY") or DEV_SECRET_KEY
     ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 else:
     SECRET_KEY = require("SECRET_KEY", "when DJANGO_DEBUG is off (a long random string)")
@@ -98,6 +110,8 @@ TEMPLATES = [
 ]
 
 # Database: SQLite by default; DATABASE_URL (postgres://user:pass@host:5432/name) for PostgreSQL.
+# DATABASE_DEFAULTED: no DATABASE_URL was given (mail_ingest refuses that in production).
+DATABASE_DEFAULTED = not env_str("DATABASE_URL")
 _database_url = env_str("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'db.sqlite3'}"
 try:
     DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))}

@@ -49,6 +49,8 @@ def _problem_for(marker: str) -> str | None:
         return realservers.redis_problem()
     if marker == "browser":
         return realservers.browser_problem()
+    if marker == "postfix":
+        return realservers.postfix_problem()
     if marker == "faults":
         from tests.faults.harness import faults_problem
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
-REAL_SERVER_MARKERS = ("postgres", "redis", "celery_worker", "smtp", "browser", "faults")
+REAL_SERVER_MARKERS = ("postgres", "redis", "celery_worker", "smtp", "browser", "faults", "postfix")
 
 
 def redis_url() -> str:
@@ -45,6 +45,14 @@ def postgres_problem() -> str | None:
 
     if connection.vendor != "postgresql":
         return "needs PostgreSQL: set DATABASE_URL=postgres://… (.ci/run does)"
+    return None
+
+
+def postfix_problem() -> str | None:
+    if shutil.which("postfix", path=os.environ.get("PATH", "") + ":/usr/sbin:/sbin") is None:
+        return "needs Postfix: install postfix (apt-get install postfix swaks; .ci/run does)"
+    if os.geteuid() != 0:
+        return "needs root: it starts a Postfix instance of its own and runs its pipe as another user"
     return None
 
 
