@@ -11,12 +11,12 @@ from __future__ import annotations
 import copy
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Generic, NamedTuple, NoReturn, TypeVar
 
-from engine.errors import InvalidSnapshot
+from engine.errors import InvalidOptions, InvalidSnapshot
 
 S = TypeVar("S")
 
@@ -237,6 +237,23 @@ class Rules(ABC, Generic[S]):
         The default is the safe answer for a rule set that does not say: every move final."""
         return FINAL_BY_DEFAULT
 
+    def preview(self, state: S, seat: int, action: Action) -> str | None:
+        """What ``seat`` will see ``action`` (legal for it) do, said before the move is made,
+        in the rule set's own words ("Costs 3 ducats: ducats 12 → 9."); ``None`` when the rule
+        set has nothing to say beyond the action itself.
+
+        Like ``reveals`` it reads only what ``seat`` may see: two states that differ only in a
+        secret of that seat's give the same preview. It never uses the game's generator (the
+        next roll, the next card are secrets; a preview names what chance decides without
+        deciding it), draws from no other, and never changes ``state``."""
+        return None
+
+    @abstractmethod
+    def score_now(self, state: S) -> list[int | float]:
+        """Each seat's score if the game ended now, one entry per seat, for the replay chart;
+        at the end it equals ``result(state)["scores"]``. Read from public parts only: the
+        chart is shown to every watcher."""
+
     def evaluate(self, state: S, seat: int) -> float | None:
         """How good ``state`` is for ``seat`` (higher is better), for the greedy bot;
         ``None`` when the rule set has no evaluation (the greedy bot then plays at random).
@@ -315,3 +332,41 @@ def json_list(value: Any, name: str, length: int | None = None) -> list[Any]:
     if not isinstance(value, list) or (length is not None and len(value) != length):
         raise InvalidSnapshot(f"{name} must be a list" + ("" if length is None else f" of {length}"))
     return value
+
+
+def check_new_game(
+    game: str, players: Any, seed: Any, options: Any, *, low: int, high: int, known: Sequence[str]
+) -> dict[str, Any]:
+    """The arguments every ``new_game`` takes, checked: a player count from ``low`` to
+    ``high``, a whole-number or string seed, options an object naming only ``known`` ones.
+    The options as a dict; ``game`` names the game in messages ("Pirates is for 3 to 5
+    players")."""
+    if type(players) is not int or not low <= players <= high:
+        raise InvalidOptions(f"{game} is for {low} to {high} players, not {players!r}")
+    if type(seed) not in (int, str):
+        raise InvalidOptions("seed must be a whole number or a string")
+    options = {} if options is None else options
+    if not isinstance(options, dict):
+        raise InvalidOptions("options must be an object")
+    unknown = sorted(map(str, set(options) - set(known)))
+    if unknown:
+        raise InvalidOptions(f"Unknown options: {', '.join(unknown)}; known: {', '.join(known)}")
+    return options
+
+
+def check_snapshot_header(
+    data: Any, keys: Collection[str], game: str, *, rules_id: str, version: int
+) -> None:
+    """A snapshot (``dump``) is an object with exactly ``keys``, of this rule set and version."""
+    if not isinstance(data, dict) or set(data) != set(keys):
+        raise InvalidSnapshot(f"a {game} snapshot must be an object with the keys " + ", ".join(sorted(keys)))
+    if data["rules"] != rules_id or data["version"] != version:
+        raise InvalidSnapshot(
+            f"this snapshot is of {data['rules']!r} version {data['version']!r}, "
+            f"not {rules_id!r} version {version}"
+        )
+
+
+def view_header(rules_id: str, version: int, title: str, viewer: int | None) -> dict[str, JSON]:
+    """The keys every view starts with: which rule set and version, its title, whose view."""
+    return {"rules": rules_id, "version": version, "title": title, "viewer": viewer}

@@ -158,10 +158,6 @@ class Seat(models.Model):
         return f"{self.game_id}#{self.position} {self.label}"
 
     @property
-    def is_bot(self) -> bool:
-        return bool(self.bot)
-
-    @property
     def plays_as_bot(self) -> bool:
         """A bot seat, or a person's seat handed to a bot after repeated timeouts."""
         return self.user_id is None or self.replaced_by_bot

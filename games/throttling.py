@@ -4,8 +4,9 @@
   log-ins per username and address and locks that pair out for a cool-off; a per-address rate
   below stops one address from trying many usernames.
 - Rates per address, account or email address: DRF's throttle classes (sliding windows kept in
-  Django's cache), used by the API views directly and by the HTML views through ``throttle``.
-  The cache is Redis when ``REDIS_URL`` is set, so every web process counts together.
+  the ``limits`` cache, ``settings.LIMITS_CACHE``), used by the API views directly and by the
+  HTML views through ``throttle``. That cache is Redis when ``REDIS_URL`` is set and a database
+  table otherwise, so every process (each gunicorn worker, each ``mail_ingest``) counts together.
 - Invitations also have a daily cap per user, counted in the database by the service.
 
 Every refusal is a 429 with ``Retry-After``: JSON ``{"error": "throttled", ...}`` under
@@ -25,7 +26,9 @@ from typing import Any
 from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_cool_off, get_failure_limit
 from django.conf import settings
+from django.core.cache import caches
 from django.core.exceptions import ImproperlyConfigured
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -60,6 +63,12 @@ class Throttle(SimpleRateThrottle):
     scope: str = ""
     methods = frozenset({"POST"})
 
+    def __init__(self) -> None:
+        # The shared store, looked up per throttle (DRF's class attribute is the default cache,
+        # which may be per process).
+        self.cache = caches[settings.LIMITS_CACHE]
+        super().__init__()
+
     def get_rate(self) -> str | None:
         rates = api_settings.DEFAULT_THROTTLE_RATES or {}
         if self.scope not in rates:
@@ -75,7 +84,7 @@ class Throttle(SimpleRateThrottle):
             return True
         try:
             return super().allow_request(request, view)
-        except RedisError as exc:
+        except (RedisError, DatabaseError) as exc:
             logger.warning("Throttle %s skipped: the cache is unreachable (%s)", self.scope, exc)
             return True
 

@@ -16,6 +16,10 @@ class ConfigError(ImproperlyConfigured):
     """A setting is missing or malformed; the message says which and how to fix it."""
 
 
+# The key development runs with when SECRET_KEY is not set (DJANGO_DEBUG on only). Production
+# settings never take it; ``mail_ingest`` refuses to run with it (see that command).
+DEV_SECRET_KEY = "dev-only-insecure-key-never-used-in-production"
+
 TRUE_WORDS = {"1", "true", "yes", "on"}
 FALSE_WORDS = {"0", "false", "no", "off", ""}
 

@@ -19,16 +19,28 @@ import dj_database_url
 from celery.schedules import crontab
 from csp.constants import NONE, SELF
 
-from pirates_site.config import FALSE_WORDS, ConfigError, env_bool, env_int, env_list, env_str, require
+from pirates_site.config import (
+    DEV_SECRET_KEY,
+    FALSE_WORDS,
+    ConfigError,
+    env_bool,
+    env_int,
+    env_list,
+    env_str,
+    require,
+)
 from pirates_site.lanes import check_queue_name
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("VAR_DIR") or BASE_DIR / "var")
 
 DEBUG = env_bool("DJANGO_DEBUG", True)
+# Production settings (DJANGO_DEBUG off), as the environment decided: unlike DEBUG, which the
+# test runner switches off, this stays what the process was started with.
+PRODUCTION = not DEBUG
 
 if DEBUG:
-    SECRET_KEY = env_str("SECRET_KEY") or "dev-only-insecure-key-never-used-in-production"
+    SECRET_KEY = env_str("SECRET_KEY") or DEV_SECRET_KEY
     ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 else:
     SECRET_KEY = require("SECRET_KEY", "when DJANGO_DEBUG is off (a long random string)")
@@ -98,6 +110,8 @@ TEMPLATES = [
 ]
 
 # Database: SQLite by default; DATABASE_URL (postgres://user:pass@host:5432/name) for PostgreSQL.
+# DATABASE_DEFAULTED: no DATABASE_URL was given (mail_ingest refuses that in production).
+DATABASE_DEFAULTED = not env_str("DATABASE_URL")
 _database_url = env_str("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'db.sqlite3'}"
 try:
     DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))}
@@ -113,6 +127,32 @@ DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME")}
 # A persistent connection broken by a database restart is found (a cheap check when a request
 # first uses it) and replaced, instead of failing that request.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+
+# Database roles (PostgreSQL; games/db_roles.py). The service connects as DATABASE_URL's role,
+# which should own no table; `manage.py migrate` connects as MIGRATE_DATABASE_URL's role (the
+# owner, same database) and then grants DATABASE_SERVICE_ROLE what the service needs: on the
+# event table SELECT and INSERT only. DATABASE_SERVICE_ROLE defaults to DATABASE_URL's role
+# when MIGRATE_DATABASE_URL names another one. SQLite has no roles: there both stay unset.
+_postgres = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+MIGRATE_DATABASE: dict[str, Any] | None = None
+_migrate_url = (env_str("MIGRATE_DATABASE_URL") or "").strip()
+if _migrate_url:
+    try:
+        MIGRATE_DATABASE = dict(dj_database_url.parse(_migrate_url))
+    except ValueError as exc:
+        raise ConfigError(f"MIGRATE_DATABASE_URL is not a database URL ({exc})") from None
+    if not _postgres or MIGRATE_DATABASE["ENGINE"] != "django.db.backends.postgresql":
+        raise ConfigError("MIGRATE_DATABASE_URL and DATABASE_URL must be PostgreSQL (SQLite has no roles)")
+    if MIGRATE_DATABASE["NAME"] != DATABASES["default"]["NAME"]:
+        raise ConfigError("MIGRATE_DATABASE_URL must name DATABASE_URL's database (as its owner)")
+_service_role = (env_str("DATABASE_SERVICE_ROLE") or "").strip()
+if not _service_role and MIGRATE_DATABASE and MIGRATE_DATABASE["USER"] != DATABASES["default"]["USER"]:
+    _service_role = str(DATABASES["default"]["USER"] or "")
+if _service_role and not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", _service_role):
+    raise ConfigError(
+        f"DATABASE_SERVICE_ROLE={_service_role!r} is not a role name: use lowercase letters, digits and _"
+    )
+DATABASE_SERVICE_ROLE = _service_role if _postgres else ""
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -212,6 +252,16 @@ _reply_domain = (env_str("REPLY_DOMAIN") or _from_domain).strip().lower()
 REPLY_DOMAIN = "" if _reply_domain in FALSE_WORDS else _reply_domain
 # Larger incoming messages are ignored unread (a reply with a number is a few kilobytes).
 INBOUND_MAX_BYTES = env_int("INBOUND_MAX_BYTES", 256 * 1024)
+# The authserv-id of the Authentication-Results headers our own receiving mail server adds
+# (games/inbound/authentication.py): set, a reply moves only when that server says DMARC (or
+# an aligned DKIM or SPF) passed for its From address. Unset, the From header is trusted as
+# it stands: for development only.
+INBOUND_TRUSTED_AUTHSERV_ID = (env_str("INBOUND_TRUSTED_AUTHSERV_ID") or "").strip()
+if not re.fullmatch(r"[A-Za-z0-9._-]*", INBOUND_TRUSTED_AUTHSERV_ID):
+    raise ConfigError(
+        f"INBOUND_TRUSTED_AUTHSERV_ID: {INBOUND_TRUSTED_AUTHSERV_ID!r} should be the authserv-id "
+        "your mail server writes first in its Authentication-Results headers, e.g. mx.example.org"
+    )
 # Only what is set: an empty signing key would make a signature anyone can compute.
 ANYMAIL = {
     name: value
@@ -359,20 +409,32 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_TIMEZONE = "UTC"
 
-# Throttling (games/throttling.py). Counts live in Django's cache: Redis when REDIS_URL is set
-# (shared by every process), process memory otherwise.
+# Throttling (games/throttling.py). Counts live in the "limits" cache, which every process
+# shares: Redis when REDIS_URL is set, otherwise a table in the database (created by migration
+# games 0010, as `createcachetable` would), never process memory: each `mail_ingest` is a
+# process of its own, and so is each gunicorn worker. "default" is for what may be per process.
+LIMITS_CACHE = "limits"
+LIMITS_CACHE_TABLE = "pbm_cache"  # the name migration games 0010 creates
 if REDIS_URL:
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "pbm",
-            # A stalled Redis costs a log-in half a second, then the throttles let it through.
-            "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
-        }
+    _redis_cache = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "pbm",
+        # A stalled Redis costs a log-in half a second, then the throttles let it through.
+        "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
     }
+    CACHES = {"default": _redis_cache, LIMITS_CACHE: dict(_redis_cache)}
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "KEY_PREFIX": "pbm"}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "KEY_PREFIX": "pbm"},
+        LIMITS_CACHE: {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": LIMITS_CACHE_TABLE,
+            "KEY_PREFIX": "pbm",
+            # Django's default of 300 entries would cull live counts under a flood.
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
+        },
+    }
 # Behind this many reverse proxies the client's address is taken from X-Forwarded-For
 # (production sits behind a TLS-terminating proxy; see the security settings).
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0 if DEBUG else 1)
@@ -385,6 +447,8 @@ THROTTLE_RATES: dict[str, str | None] = {
     "game_create": "20/hour",  # per account
     "invitation": "30/hour",  # invitation requests per account (each may name several people)
     "inbound_mail": "60/hour",  # emails read per sender address (replies that are moves)
+    # "Your reply could not be authenticated" answers per account (games/inbound/handle.py)
+    "inbound_unauthenticated": "3/hour",
 }
 _RATE = re.compile(r"off|\d+/(s|sec|second|m|min|minute|h|hour|d|day)")
 for _item in env_list("THROTTLE_RATES", []):

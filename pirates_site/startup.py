@@ -14,9 +14,22 @@ from typing import TypeVar
 T = TypeVar("T")
 
 
+# EX_TEMPFAIL: the mail server keeps the message and tries again later.
+EX_TEMPFAIL = 75
+
+
+def _failure_status() -> int:
+    """2, except for ``manage.py mail_ingest`` run by a mail server's pipe: there any other
+    status than 0 and 75 bounces the reply, so a configuration error defers it (75) and no
+    reply is lost while the configuration is mended."""
+    if os.path.basename(sys.argv[0]) == "manage.py" and sys.argv[1:2] == ["mail_ingest"]:
+        return EX_TEMPFAIL
+    return 2
+
+
 def _fail(message: str) -> None:
     sys.stderr.write(f"Configuration error: {message}\n")
-    raise SystemExit(2)
+    raise SystemExit(_failure_status())
 
 
 def load_settings_or_exit() -> None:

@@ -7,6 +7,7 @@ REQUIRE_REAL_SERVERS=1, and then such a skip fails the run (see conftest.py).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -19,7 +20,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
-REAL_SERVER_MARKERS = ("postgres", "redis", "celery_worker", "smtp", "browser", "faults")
+REAL_SERVER_MARKERS = ("postgres", "redis", "celery_worker", "smtp", "browser", "faults", "postfix")
 
 
 def redis_url() -> str:
@@ -44,6 +45,14 @@ def postgres_problem() -> str | None:
 
     if connection.vendor != "postgresql":
         return "needs PostgreSQL: set DATABASE_URL=postgres://… (.ci/run does)"
+    return None
+
+
+def postfix_problem() -> str | None:
+    if shutil.which("postfix", path=os.environ.get("PATH", "") + ":/usr/sbin:/sbin") is None:
+        return "needs Postfix: install postfix (apt-get install postfix swaks; .ci/run does)"
+    if os.geteuid() != 0:
+        return "needs root: it starts a Postfix instance of its own and runs its pipe as another user"
     return None
 
 
@@ -74,15 +83,38 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def shared_test_database_url() -> str:
-    """The URL of the database the tests are using right now (the test database)."""
+def service_role() -> tuple[str, str] | None:
+    """The service's own database role and its password, when the tests have one: the role
+    migrations grant the service's privileges to (DATABASE_SERVICE_ROLE, which owns no table)
+    and DATABASE_SERVICE_PASSWORD, the tests' way to log in as it (.ci/run sets both)."""
+    from django.conf import settings
+
+    role = settings.DATABASE_SERVICE_ROLE
+    return (role, os.environ.get("DATABASE_SERVICE_PASSWORD", "")) if role else None
+
+
+def service_role_problem() -> str | None:
+    if service_role() is None:
+        return (
+            "needs the service's database role: set DATABASE_SERVICE_ROLE (a role that owns no table) "
+            "and DATABASE_SERVICE_PASSWORD (.ci/run does)"
+        )
+    return None
+
+
+def shared_test_database_url(*, as_owner: bool = False) -> str:
+    """The URL of the database the tests are using right now (the test database), for another
+    process: as the service's role when there is one (so real servers run as production runs
+    them, unable to change the event log), else, or ``as_owner``, as the tests' own role."""
     from django.db import connection
 
     s = connection.settings_dict
     if connection.vendor != "postgresql":
         raise RuntimeError("only a PostgreSQL test database can be shared with another process")
-    user = quote(str(s.get("USER") or ""), safe="")
-    password = quote(str(s.get("PASSWORD") or ""), safe="")
+    role = None if as_owner else service_role()
+    login = role or (s.get("USER"), s.get("PASSWORD"))
+    user = quote(str(login[0] or ""), safe="")
+    password = quote(str(login[1] or ""), safe="")
     auth = f"{user}:{password}@" if password else f"{user}@"
     return f"postgres://{auth}{s.get('HOST') or '127.0.0.1'}:{s.get('PORT') or 5432}/{s['NAME']}"
 
@@ -153,6 +185,45 @@ def celery_worker_command(logfile: Path) -> list[str]:
         f"--queues={settings.CELERY_TASK_DEFAULT_QUEUE},{settings.CELERY_MAIL_QUEUE}",
         f"--logfile={logfile}",
     ]
+
+
+_TASK_LINE = re.compile(r"Task ([\w.]+)\[([0-9a-f-]+)\] (received|succeeded|retry|raised|failed)")
+
+
+def celery_idle(worker_log: str) -> bool:
+    """Whether nothing owed now is still to happen, for a worker whose log (``--loglevel=INFO``)
+    is ``worker_log``: no outbox row is due and unpublished, the broker holds no message waiting
+    for the worker's queues, and every task the worker received has ended (a retry ends one
+    attempt; its next attempt is received again) — except the relay's nudges, which wait for a
+    row that is due later and only publish rows."""
+    import redis
+    from django.conf import settings
+    from django.utils import timezone
+
+    from games.models import Outbox
+
+    received: dict[str, int] = {}
+    ended: dict[str, int] = {}
+    for name, task_id, what in _TASK_LINE.findall(worker_log):
+        if name == "games.relay":
+            continue
+        counts = received if what == "received" else ended
+        counts[task_id] = counts.get(task_id, 0) + 1
+    if any(ended.get(task_id, 0) < count for task_id, count in received.items()):
+        return False
+    if Outbox.objects.filter(status=Outbox.Status.PENDING, due_at__lte=timezone.now()).exists():
+        return False
+    client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    try:
+        queues = (settings.CELERY_TASK_DEFAULT_QUEUE, settings.CELERY_MAIL_QUEUE)
+        # kombu keeps one list per queue and priority (``<queue>`` and ``<queue>\x06\x16<n>``).
+        waiting = sum(
+            client.llen(key) for queue in queues for key in client.scan_iter(match=f"{queue}*", count=100)
+            if client.type(key) == b"list"
+        )
+        return waiting == 0
+    finally:
+        client.close()
 
 
 @contextmanager

@@ -79,11 +79,6 @@ NAMES: tuple[str, ...] = tuple(kind["name"] for kind in DATA["kinds"])
 PLURALS: tuple[str, ...] = tuple(kind["plural"] for kind in DATA["kinds"])
 
 
-def packs_for(players: int) -> list[str]:
-    """The ids of the packs in play for ``players`` (K-COMP-1)."""
-    return [pack["id"] for pack in DATA["packs"] if players in pack["players"]]
-
-
 def unshuffled_pile(players: int) -> list[int]:
     """The cards of the packs in play, pack by pack, each pack in kind order: the order the
     generator shuffles (K-TURN-7), so a seed gives the same pile on every machine."""

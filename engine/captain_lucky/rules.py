@@ -6,10 +6,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.base import JSON, Action, OptionInfo, Rules, Step
+from engine.base import JSON, Action, OptionInfo, Rules, Step, check_new_game
 from engine.captain_lucky import legal, play, scoring, serial, strategy
 from engine.captain_lucky.actions import check
 from engine.captain_lucky.cards import KINDS, MAX_PLAYERS, MIN_PLAYERS, composition, unshuffled_pile
+from engine.captain_lucky.preview import preview as preview_of
 from engine.captain_lucky.state import (
     COLOURS,
     HAND_SIZE,
@@ -62,18 +63,10 @@ class CaptainLuckyRules(Rules[LuckyState]):
     reveal_seed_at_end = False
 
     def new_game(self, players: int, seed: int | str, options: dict[str, Any] | None = None) -> LuckyState:
-        if type(players) is not int or not self.min_players <= players <= self.max_players:
-            raise InvalidOptions(
-                f"Captain Lucky is for {self.min_players} to {self.max_players} players, not {players!r}"
-            )
-        if type(seed) not in (int, str):
-            raise InvalidOptions("seed must be a whole number or a string")
-        options = {} if options is None else options
-        if not isinstance(options, dict):
-            raise InvalidOptions("options must be an object")
-        unknown = sorted(map(str, set(options) - set(OPTIONS)))
-        if unknown:
-            raise InvalidOptions(f"Unknown options: {', '.join(unknown)}; known: {', '.join(OPTIONS)}")
+        options = check_new_game(
+            "Captain Lucky", players, seed, options,
+            low=self.min_players, high=self.max_players, known=OPTIONS,
+        )
         # K-TURN-7: one generator for the whole game. It shuffles first, always, so the dice
         # of a seed are the same whether or not a deck is fixed.
         rng = random.Random(seed)
@@ -125,6 +118,12 @@ class CaptainLuckyRules(Rules[LuckyState]):
     def reveals(self, state: LuckyState, seat: int, action: Action) -> str | None:
         return play.reveals(state, seat, check(state, seat, action))
 
+    def preview(self, state: LuckyState, seat: int, action: Action) -> str | None:
+        """From the mover's own view alone (preview.py): never by stepping, whose next roll
+        and next cards are secret (K-END-4, K-TURN-7)."""
+        check(state, seat, action)
+        return preview_of(seat, action, self.view(state, seat))
+
     def forced_action(self, state: LuckyState, seat: int) -> Action | None:
         return legal.forced_action(state, seat)
 
@@ -133,6 +132,10 @@ class CaptainLuckyRules(Rules[LuckyState]):
 
     def view(self, state: LuckyState, seat: int | None) -> dict[str, JSON]:
         return view(state, seat, rules_id=self.id, version=self.version, title=self.title)
+
+    def score_now(self, state: LuckyState) -> list[int | float]:
+        """K-END-2: collected cards and the unused captain bonus, all public."""
+        return [scoring.points(state, s) for s in range(state.players)]
 
     def result(self, state: LuckyState) -> dict[str, list[int]] | None:
         return scoring.final_result(state) if state.phase == OVER else None

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.base import json_list, rng_state_from_json, rng_state_to_json, whole_number
+from engine.base import check_snapshot_header, json_list, rng_state_from_json, rng_state_to_json, whole_number
 from engine.captain_lucky.cards import KIND_INDEX, KINDS, MAX_PLAYERS, MIN_PLAYERS, composition
 from engine.captain_lucky.state import (
     BY_CAPTAIN,
@@ -159,14 +159,7 @@ def _last_roll(value: Any, players: int, actions: int) -> Roll | None:
 
 
 def load(data: Any, *, rules_id: str, version: int) -> LuckyState:
-    if not isinstance(data, dict) or set(data) != _KEYS:
-        keys = ", ".join(sorted(_KEYS))
-        raise InvalidSnapshot(f"a Captain Lucky snapshot must be an object with the keys {keys}")
-    if data["rules"] != rules_id or data["version"] != version:
-        raise InvalidSnapshot(
-            f"this snapshot is of {data['rules']!r} version {data['version']!r}, "
-            f"not {rules_id!r} version {version}"
-        )
+    check_snapshot_header(data, _KEYS, "Captain Lucky", rules_id=rules_id, version=version)
     players = whole_number(data["players"], "players", MIN_PLAYERS, MAX_PLAYERS)
     hands: list[tuple[int, ...]] = []
     for raw in json_list(data["hands"], "hands", players):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.base import view_header
 from engine.captain_lucky.cards import KINDS, composition, kinds_json
 from engine.captain_lucky.scoring import final_result, points, score_sheet
 from engine.captain_lucky.state import (
@@ -89,10 +90,7 @@ def view(state: LuckyState, seat: int | None, *, rules_id: str, version: int, ti
         for s in range(state.players)
     ]
     return {
-        "rules": rules_id,
-        "version": version,
-        "title": title,
-        "viewer": seat,
+        **view_header(rules_id, version, title, seat),
         "players": state.players,
         "colours": list(COLOURS[: state.players]),
         "status": "finished" if finished else "running",
@@ -104,6 +102,10 @@ def view(state: LuckyState, seat: int | None, *, rules_id: str, version: int, ti
         "card_count": sum(composition(state.players)),
         "pile_count": len(state.pile),
         "last_round": not state.pile,
+        # K-SET-3: the numbers the next new sets take (public: they follow from the log), for
+        # previews that name the set a move starts.
+        "next_middle": state.next_middle,
+        "next_set": list(state.next_set),
         "middle": _sets(MIDDLE, state.middle),
         "discard": [KINDS[k] for k in state.discard],
         "seats": seats,

@@ -10,7 +10,7 @@ from engine.base import ENDS_THE_GAME
 from engine.libertalia.characters import KIND_INDEX, KINDS, MAP, RANKS, CharacterSet, effect
 from engine.libertalia.options import Board
 from engine.libertalia.state import CAMPAIGNS, FIRST_HAND, NEW_CARDS, NOBODY, OVER, START_DOUBLOONS, SUNRISE
-from engine.libertalia.table import NEXT_CAMPAIGN, Log, Table, doubloons
+from engine.libertalia.working_copy import NEXT_CAMPAIGN, Log, Table, doubloons
 
 PREACHER_GAIN = effect(6, "end")["n"]
 CARPENTER_GAIN = effect(9, "end")["n"]

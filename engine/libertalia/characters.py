@@ -236,19 +236,6 @@ def _validate_influence(label: str, influence: Any) -> list[str]:
     return []
 
 
-def balance_problems(data: dict[str, Any]) -> list[str]:
-    """The bundled set's extra property: each influence value exactly 5 times per colour
-    (checked for the bundled set, not required of a custom one)."""
-    problems = []
-    for colour in COLOURS:
-        counts = [0] * 7
-        for character in data["characters"]:
-            counts[character["influence"][colour]] += 1
-        if counts[1:] != [RANKS // 6] * 6:
-            problems.append(f"{colour}: influence counts 1-6 are {counts[1:]}, not 5 each")
-    return problems
-
-
 def _build(data: dict[str, Any], bundled: bool) -> CharacterSet:
     by_rank = {c["rank"]: c for c in data["characters"]}
     booty = data["booty"]

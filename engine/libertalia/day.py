@@ -14,7 +14,7 @@ from engine.libertalia.characters import KIND_INDEX, OFFICER, effect
 from engine.libertalia.moves import Move, move_of
 from engine.libertalia.options import OFFERS, options
 from engine.libertalia.state import DAY, NOBODY
-from engine.libertalia.table import PARROT_SHOWS, SPY_DRAWS, SURGEON_SECRET, Log, Table, doubloons
+from engine.libertalia.working_copy import PARROT_SHOWS, SPY_DRAWS, SURGEON_SECRET, Log, Table, doubloons
 
 BEGGAR_PAY = effect(3, "day")["n"]
 MONKEY_KIND = KIND_INDEX[effect(2, "day")["kind"]]

@@ -7,7 +7,7 @@ from engine.libertalia.characters import OFFICER, SABER, effect
 from engine.libertalia.moves import Move, move_of
 from engine.libertalia.options import options
 from engine.libertalia.state import NOBODY
-from engine.libertalia.table import Log, Table
+from engine.libertalia.working_copy import Log, Table
 
 # L-CHAR-5, L-CHAR-18: how many tokens a character takes at Dusk; every other one takes 1.
 TOKENS_TAKEN: dict[int, int] = {5: effect(5, "dusk")["count"], 18: effect(18, "dusk")["count"]}

@@ -7,7 +7,7 @@ from __future__ import annotations
 from engine.libertalia import campaign, day, dusk, night
 from engine.libertalia.moves import Move
 from engine.libertalia.state import DAY, DAYS, DUSK, NIGHT, NOBODY, SUNRISE, LibertaliaState
-from engine.libertalia.table import PICK_REVEALED, Log, Table
+from engine.libertalia.working_copy import PICK_REVEALED, Log, Table
 
 MIN_HAND_AT_SUNRISE = 3  # L-CAMP-5
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from engine.libertalia.characters import MAP, SABER, effect
 from engine.libertalia.moves import Move
-from engine.libertalia.table import Log, Table, doubloons
+from engine.libertalia.working_copy import Log, Table, doubloons
 
 BARKEEP_GAIN = effect(7, "night")["n"]
 WAITRESS_RANK = 8

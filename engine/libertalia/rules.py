@@ -10,9 +10,10 @@ from engine.libertalia import flow, scoring, serial, setup, strategy
 from engine.libertalia.actions import check, owed, to_act
 from engine.libertalia.characters import COLOURS
 from engine.libertalia.options import options
-from engine.libertalia.state import OVER, LibertaliaState, seat_name
-from engine.libertalia.table import PARROT_SHOWS_OWN, PICK_REVEALED, SURGEON_OWN
+from engine.libertalia.preview import preview
+from engine.libertalia.state import OVER, LibertaliaState, scores, seat_name
 from engine.libertalia.view import view
+from engine.libertalia.working_copy import PARROT_SHOWS_OWN, PICK_REVEALED, SURGEON_OWN
 
 _SECRET_PLAY: Action = {"type": "play"}
 _SECRET_REVIVE: Action = {"type": "revive"}
@@ -89,6 +90,10 @@ class LibertaliaRules(Rules[LibertaliaState]):
     def apply(self, state: LibertaliaState, seat: int, action: Action) -> LibertaliaState:
         return flow.perform(state, seat, check(state, seat, action))[0]
 
+    def preview(self, state: LibertaliaState, seat: int, action: Action) -> str | None:
+        # Read from the public table and the mover's own hand and graveyard only (preview.py).
+        return preview(state, seat, action)
+
     def reveals(self, state: LibertaliaState, seat: int, action: Action) -> str | None:
         """A Sunrise pick, a Parrot's card and a Surgeon's return are final by what they are;
         any other decision by what the engine then plays on to (L-DEC-5) before the next
@@ -111,6 +116,11 @@ class LibertaliaRules(Rules[LibertaliaState]):
 
     def view(self, state: LibertaliaState, seat: int | None) -> dict[str, JSON]:
         return view(state, seat, rules_id=self.id, version=self.version, title=self.title)
+
+    def score_now(self, state: LibertaliaState) -> list[int | float]:
+        """L-END-4: the fortunes of the campaigns ended so far (the running campaign counts
+        when it ends)."""
+        return list(scores(state))
 
     def result(self, state: LibertaliaState) -> dict[str, list[int]] | None:
         return scoring.final_result(state) if state.phase == OVER else None

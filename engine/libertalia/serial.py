@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.base import json_list, rng_state_from_json, rng_state_to_json, whole_number
+from engine.base import check_snapshot_header, json_list, rng_state_from_json, rng_state_to_json, whole_number
 from engine.errors import InvalidOptions, InvalidSnapshot
 from engine.libertalia import setup
 from engine.libertalia.actions import to_act
@@ -98,15 +98,7 @@ def _counts(value: Any, name: str) -> tuple[int, ...]:
 
 
 def load(data: Any, *, rules_id: str, version: int) -> LibertaliaState:
-    if not isinstance(data, dict) or set(data) != _KEYS:
-        raise InvalidSnapshot(
-            "a Libertalia snapshot must be an object with the keys " + ", ".join(sorted(_KEYS))
-        )
-    if data["rules"] != rules_id or data["version"] != version:
-        raise InvalidSnapshot(
-            f"this snapshot is of {data['rules']!r} version {data['version']!r}, "
-            f"not {rules_id!r} version {version}"
-        )
+    check_snapshot_header(data, _KEYS, "Libertalia", rules_id=rules_id, version=version)
     try:
         chars = resolve_character_set(data["character_set"])
         players = whole_number(data["players"], "players", setup.MIN_PLAYERS, setup.MAX_PLAYERS)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from engine.base import check_new_game
 from engine.errors import InvalidOptions
 from engine.libertalia import campaign, flow
 from engine.libertalia.characters import (
@@ -32,7 +33,7 @@ from engine.libertalia.state import (
     Layout,
     LibertaliaState,
 )
-from engine.libertalia.table import Log, Table
+from engine.libertalia.working_copy import Log, Table
 
 OPTIONS = ("character_set", "colours", "ranks", "layouts", "draws")
 MAX_DRAWS = 1000
@@ -40,16 +41,9 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
 
 def new_game(players: Any, seed: Any, options: Any) -> LibertaliaState:
-    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidOptions(f"Libertalia is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}")
-    if type(seed) not in (int, str):
-        raise InvalidOptions("seed must be a whole number or a string")
-    options = {} if options is None else options
-    if not isinstance(options, dict):
-        raise InvalidOptions("options must be an object")
-    unknown = sorted(map(str, set(options) - set(OPTIONS)))
-    if unknown:
-        raise InvalidOptions(f"Unknown options: {', '.join(unknown)}; known: {', '.join(OPTIONS)}")
+    options = check_new_game(
+        "Libertalia", players, seed, options, low=MIN_PLAYERS, high=MAX_PLAYERS, known=OPTIONS
+    )
     chars = resolve_character_set(options.get("character_set"))
     ranks = _ranks(options["ranks"]) if "ranks" in options else ()
     layouts = _layouts(chars, players, options["layouts"]) if "layouts" in options else ()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.base import view_header
 from engine.libertalia.actions import owed, to_act
 from engine.libertalia.characters import COLOURS, KINDS
 from engine.libertalia.options import options, target_id
@@ -109,10 +110,7 @@ def view(
                 "actions": [dict(a) for a in options(state, decision, own)],
             }
     return {
-        "rules": rules_id,
-        "version": version,
-        "title": title,
-        "viewer": viewer,
+        **view_header(rules_id, version, title, viewer),
         "players": players,
         "colours": [COLOURS[c] for c in state.colours],
         "status": "finished" if finished else "running",

@@ -7,34 +7,15 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engine.base import JSON, Action, OptionInfo, Rules, Step
+from engine.base import JSON, Action, OptionInfo, Rules, Step, check_new_game
 from engine.errors import InvalidOptions
 from engine.pirates import legal, play, scoring, serial, strategy
 from engine.pirates.actions import Capture, Mutiny, check
 from engine.pirates.cards import BUNDLED_DEFAULT, KINDS, SUPPLY_PER_KIND, resolve_card_set
 from engine.pirates.describe import describe
+from engine.pirates.preview import preview
 from engine.pirates.state import DISPLAY_SPACES, EMPTY, NOBODY, PIRATES_PER_SEAT, START_DUCATS, PiratesState
 from engine.pirates.view import view
-
-
-def check_new_game(
-    rules: Rules[Any], game: str, players: Any, seed: Any, options: Any, known: tuple[str, ...]
-) -> dict[str, Any]:
-    """The arguments of ``new_game`` every Pirates edition takes, checked; the options as a
-    dict (``game`` names the edition in messages: "Pirates is for 3 to 5 players")."""
-    if type(players) is not int or not rules.min_players <= players <= rules.max_players:
-        raise InvalidOptions(
-            f"{game} is for {rules.min_players} to {rules.max_players} players, not {players!r}"
-        )
-    if type(seed) not in (int, str):
-        raise InvalidOptions("seed must be a whole number or a string")
-    options = {} if options is None else options
-    if not isinstance(options, dict):
-        raise InvalidOptions("options must be an object")
-    unknown = sorted(map(str, set(options) - set(known)))
-    if unknown:
-        raise InvalidOptions(f"Unknown options: {', '.join(unknown)}; known: {', '.join(known)}")
-    return options
 
 
 def _deck(ids: Sequence[str], index: dict[str, int], value: Any, card: str, card_set_id: str) -> list[int]:
@@ -101,7 +82,10 @@ class PiratesRules(Rules[PiratesState]):
     secret_parts = ("deck", "rng")
 
     def new_game(self, players: int, seed: int | str, options: dict[str, Any] | None = None) -> PiratesState:
-        options = check_new_game(self, "Pirates", players, seed, options, tuple(o.name for o in self.options))
+        options = check_new_game(
+            "Pirates", players, seed, options,
+            low=self.min_players, high=self.max_players, known=[o.name for o in self.options],
+        )
         card_set = resolve_card_set(options.get("card_set"))
         order, first, rng = deal(card_set.ids, card_set.index, card_set.id, players, seed, options)
         display = tuple(order[:DISPLAY_SPACES]) + (EMPTY,) * max(0, DISPLAY_SPACES - len(order))
@@ -147,6 +131,9 @@ class PiratesRules(Rules[PiratesState]):
     def reveals(self, state: PiratesState, seat: int, action: Action) -> str | None:
         return play.reveals(state, check(state, seat, action))
 
+    def preview(self, state: PiratesState, seat: int, action: Action) -> str | None:
+        return preview(state, seat, action)
+
     def forced_action(self, state: PiratesState, seat: int) -> Action | None:
         """P-TURN-1: the seat to act passes when it has nothing else to do; ``has_move``
         stops at the first possible action instead of listing them all."""
@@ -159,6 +146,12 @@ class PiratesRules(Rules[PiratesState]):
 
     def view(self, state: PiratesState, seat: int | None) -> dict[str, JSON]:
         return view(state, seat, rules_id=self.id, version=self.version, title=self.title)
+
+    def score_now(self, state: PiratesState) -> list[int | float]:
+        """Ducats plus the end bonuses (majorities, wheels, the black spot): every input of
+        the score sheet is public. Ducats in hand alone made the player who lost after final
+        scoring look like the winner."""
+        return [score.total for score in scoring.score_sheet(state)]
 
     def result(self, state: PiratesState) -> dict[str, list[int]] | None:
         return scoring.final_result(state) if state.end else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.base import json_list, rng_state_from_json, rng_state_to_json, whole_number
+from engine.base import check_snapshot_header, json_list, rng_state_from_json, rng_state_to_json, whole_number
 from engine.errors import InvalidOptions, InvalidSnapshot
 from engine.pirates.cards import KINDS, SUPPLY_PER_KIND, CardSet, resolve_card_set
 from engine.pirates.state import (
@@ -78,18 +78,6 @@ def _card(card_set: CardSet, value: Any, name: str) -> int:
     return card_set.index[value]
 
 
-def check_header(data: Any, keys: set[str], game: str, *, rules_id: str, version: int) -> None:
-    """A snapshot of a Pirates edition is an object with exactly ``keys``, of this rule set
-    and version."""
-    if not isinstance(data, dict) or set(data) != keys:
-        raise InvalidSnapshot(f"a {game} snapshot must be an object with the keys " + ", ".join(sorted(keys)))
-    if data["rules"] != rules_id or data["version"] != version:
-        raise InvalidSnapshot(
-            f"this snapshot is of {data['rules']!r} version {data['version']!r}, "
-            f"not {rules_id!r} version {version}"
-        )
-
-
 def load_parties(value: Any, players: int) -> tuple[Party, ...]:
     """The parties of a snapshot, sorted by captain: every pirate of the game in exactly one,
     none over 9 (P-PARTY-2, P-PARTY-3)."""
@@ -108,7 +96,7 @@ def load_parties(value: Any, players: int) -> tuple[Party, ...]:
 
 
 def load(data: Any, *, rules_id: str, version: int) -> PiratesState:
-    check_header(data, _KEYS, "Pirates", rules_id=rules_id, version=version)
+    check_snapshot_header(data, _KEYS, "Pirates", rules_id=rules_id, version=version)
     try:
         card_set = resolve_card_set(data["card_set"])
     except InvalidOptions as exc:

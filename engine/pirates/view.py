@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.base import seat_colour
+from engine.base import seat_colour, view_header
 from engine.pirates.cards import KINDS, MAJORITY_KINDS
 from engine.pirates.scoring import final_result, score_sheet
 from engine.pirates.state import (
@@ -56,10 +56,7 @@ def view(state: PiratesState, seat: int | None, *, rules_id: str, version: int, 
     ]
     result = final_result(state) if finished else None
     return {
-        "rules": rules_id,
-        "version": version,
-        "title": title,
-        "viewer": seat,
+        **view_header(rules_id, version, title, seat),
         "players": state.players,
         "colours": [seat_colour(s) for s in range(state.players)],
         "status": "finished" if finished else "running",

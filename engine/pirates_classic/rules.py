@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.base import JSON, Action, OptionInfo, Rules, Step
-from engine.pirates.rules import check_new_game, deal
+from engine.base import JSON, Action, OptionInfo, Rules, Step, check_new_game
+from engine.pirates.rules import deal
 from engine.pirates.state import PIRATES_PER_SEAT
 from engine.pirates_classic import legal, play, scoring, serial
 from engine.pirates_classic.actions import check
 from engine.pirates_classic.cards import KINDS, resolve_ship_set
 from engine.pirates_classic.describe import sentence
+from engine.pirates_classic.preview import preview
 from engine.pirates_classic.state import DISPLAY_SPACES, EMPTY, NOT_ASKED, START_DUCATS, ClassicState, waiting
 from engine.pirates_classic.view import view
 
@@ -35,7 +36,10 @@ class PiratesClassicRules(Rules[ClassicState]):
     chance_in_play = False  # the shuffle and the first seat are drawn at setup only
 
     def new_game(self, players: int, seed: int | str, options: dict[str, Any] | None = None) -> ClassicState:
-        options = check_new_game(self, "Pirates (classic)", players, seed, options, OPTIONS)
+        options = check_new_game(
+            "Pirates (classic)", players, seed, options,
+            low=self.min_players, high=self.max_players, known=OPTIONS,
+        )
         ship_set = resolve_ship_set(options.get("card_set"))
         # C-SET-4: as in the 2021 edition, the seed shuffles, then draws the first seat.
         order, first, rng = deal(ship_set.ids, ship_set.index, ship_set.id, players, seed, options, "ship")
@@ -77,6 +81,11 @@ class PiratesClassicRules(Rules[ClassicState]):
     def reveals(self, state: ClassicState, seat: int, action: Action) -> str | None:
         return play.reveals(state, check(state, seat, action))
 
+    def preview(self, state: ClassicState, seat: int, action: Action) -> str | None:
+        # The classic edition draws nothing during a move except the refill after the last
+        # face-up ship is boarded, which the preview announces without naming the ships.
+        return preview(state, seat, action)
+
     def forced_action(self, state: ClassicState, seat: int) -> Action | None:
         """C-TURN-1: a seat that can neither move nor board skips, applied by the service."""
         if state.end or seat != state.active or waiting(state) or legal.has_move(state, seat):
@@ -94,6 +103,10 @@ class PiratesClassicRules(Rules[ClassicState]):
 
     def view(self, state: ClassicState, seat: int | None) -> dict[str, JSON]:
         return view(state, seat, rules_id=self.id, version=self.version, title=self.title)
+
+    def score_now(self, state: ClassicState) -> list[int | float]:
+        """C-END-1: treasuries plus the booty's majority bonuses, all public."""
+        return list(scoring.totals(state))
 
     def result(self, state: ClassicState) -> dict[str, list[int]] | None:
         return scoring.final_result(state) if state.end else None

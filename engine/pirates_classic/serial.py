@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.base import rng_state_from_json, rng_state_to_json
+from engine.base import check_snapshot_header, rng_state_from_json, rng_state_to_json
 from engine.errors import InvalidOptions, InvalidSnapshot
-from engine.pirates.serial import check_header, json_list, load_parties, whole_number
+from engine.pirates.serial import json_list, load_parties, whole_number
 from engine.pirates.state import PIRATE_IDS, PIRATE_INDEX
 from engine.pirates_classic.cards import KINDS, PIECES_PER_KIND, ShipSet, resolve_ship_set
 from engine.pirates_classic.state import (
@@ -93,7 +93,7 @@ def _ships(
 
 
 def load(data: Any, *, rules_id: str, version: int) -> ClassicState:
-    check_header(data, _KEYS, "Pirates (classic)", rules_id=rules_id, version=version)
+    check_snapshot_header(data, _KEYS, "Pirates (classic)", rules_id=rules_id, version=version)
     try:
         ship_set = resolve_ship_set(data["card_set"])
     except InvalidOptions as exc:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.base import seat_colour
+from engine.base import seat_colour, view_header
 from engine.pirates.state import PIRATE_IDS, PIRATE_VALUE, PIRATES_PER_SEAT, Party
 from engine.pirates_classic.cards import KINDS, PIECES_PER_KIND
 from engine.pirates_classic.scoring import final_result, score_sheet
@@ -76,10 +76,7 @@ def view(state: ClassicState, seat: int | None, *, rules_id: str, version: int, 
     held = [sum(hoard[k] for hoard in state.booty) for k in range(len(KINDS))]
     pending = waiting(state)
     return {
-        "rules": rules_id,
-        "version": version,
-        "title": title,
-        "viewer": seat,
+        **view_header(rules_id, version, title, seat),
         "players": state.players,
         "colours": [seat_colour(s) for s in range(state.players)],
         "status": "finished" if finished else "running",

@@ -33,7 +33,10 @@ NOT_RUNNING = "not_running"
 JOINED = "joined"
 JOIN_REFUSED = "join_refused"
 SIGN_UP = "sign_up"
-KINDS = frozenset({PLAYED, STALE, PROBLEM, NOT_RUNNING, JOINED, JOIN_REFUSED, SIGN_UP})
+# A reply from the player's address that the receiving mail server did not authenticate: told
+# to the account's own address, never to the From (games/inbound/authentication.py).
+UNAUTHENTICATED = "unauthenticated"
+KINDS = frozenset({PLAYED, STALE, PROBLEM, NOT_RUNNING, JOINED, JOIN_REFUSED, SIGN_UP, UNAUTHENTICATED})
 # How long an answer to someone without an account is remembered (there is no Notification
 # row without a user): longer than any provider keeps retrying a delivery.
 SIGN_UP_MEMORY_SECONDS = 7 * 24 * 3600
@@ -43,6 +46,17 @@ MAX_SUBJECT = 150
 _MESSAGE_ID = re.compile(r"<[^<>\s@]+@[^<>\s@]+>")
 # Problem texts that say what was wrong with a reply's text (``handle`` picks them).
 EMPTY_PROBLEM = "Your reply had no text of its own outside the quoted email, so there was no move in it."
+
+
+def unauthenticated_problem(reason: str) -> str:
+    """Why a reply from the player's address was not played: our mail server could not confirm
+    that it came from there (``reason`` says what it found)."""
+    return (
+        f"Our mail server could not confirm that it came from your address: {reason}. If you "
+        "sent it, your mail provider may not sign its mail (DKIM) or publish SPF or DMARC for "
+        "your domain: please make your move on the site. If you did not send it, someone else "
+        "has a copy of an email we sent you; nothing was played."
+    )
 
 
 def undecodable_problem(charset: str) -> str:

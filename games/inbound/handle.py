@@ -4,17 +4,23 @@
 webhook, the development outbox's reply box). In order:
 
 1. Bounds and loops: a message over ``INBOUND_MAX_BYTES`` is ignored unread; automatic mail
-   (auto-replies, bounces, reports) and our own mail are ignored and never answered; a sender
-   over its rate is ignored.
+   (auto-replies, bounces — a null envelope sender, ``MAILER-DAEMON`` included — and reports)
+   and our own mail are ignored and never answered; a sender over its rate is ignored. The
+   sender is the one From mailbox, parsed strictly (``parse.sender_of``).
 2. The address: one of the message's recipients must be a reply address whose signature
    verifies, and the sender must be the address of the account it belongs to (the seat's
    player, or the invited address). Otherwise nothing happens and nobody is answered, so a
-   forged or guessed message learns nothing.
+   forged or guessed message learns nothing. With ``INBOUND_TRUSTED_AUTHSERV_ID`` set, the
+   receiving server's Authentication-Results must also vouch for the From address
+   (``authentication.check``); a reply from the player's address that it does not vouch for
+   plays nothing, and the account's own address (never the From) is told why, at most
+   ``inbound_unauthenticated`` times an hour. Unauthenticated mail is counted against the
+   sender's rate apart from authenticated mail, so forged mail cannot use up a player's rate.
 3. The command, read from the reply's own text, is mapped to the move the email offered (as
    the email listed it, stored when it was written: games/emails/replies.py) and goes through
    the same service as on the web: ``action_submit`` with the email's seq as
    ``expected_seq`` (the seq its player read) and the message's digest as idempotency key;
-   ``invitation_accept``. The handler only translates the service's answers into replies. The service decides
+   ``invitation_accept``. The handler only translates the service's answers. The service decides
    whether a reply written for an older position still counts (other seats' picks in the
    same simultaneous step do not make it older: games/services/simultaneous.py); if not, the
    answer says the game moved on. A reply that names no move is answered by the same rule
@@ -35,9 +41,9 @@ from django.contrib.auth.models import User
 
 from games.emails.addresses import InvitationAddress, MoveAddress, ReplyAddress, read_address
 from games.emails.replies import NumberedMove, numbered_moves
-from games.inbound import answers
+from games.inbound import answers, authentication
 from games.inbound.answers import Answer
-from games.inbound.limits import max_bytes, sender_allowed
+from games.inbound.limits import max_bytes, sender_allowed, unauthenticated_answer_allowed
 from games.inbound.parse import (
     Command,
     automatic_reason,
@@ -88,8 +94,8 @@ class Reply:
 
 def receive(raw: bytes, *, recipients: Sequence[str] = (), envelope_sender: str | None = None) -> Outcome:
     """Read one message (its raw bytes) and do what it says. ``recipients`` are the envelope
-    recipients, when the caller knows them; ``envelope_sender`` the envelope's sender ("" or
-    "<>" for a bounce)."""
+    recipients, when the caller knows them; ``envelope_sender`` the envelope's sender ("",
+    "<>" or ``MAILER-DAEMON`` for a bounce)."""
     if len(raw) > max_bytes():
         log.info("inbound mail: a message of %s bytes ignored (over the size limit)", len(raw))
         return Outcome("too_large")
@@ -98,7 +104,8 @@ def receive(raw: bytes, *, recipients: Sequence[str] = (), envelope_sender: str 
         reason = automatic_reason(message, envelope_sender)
         sender = sender_of(message)
         addresses = recipients_of(message, list(recipients))
-        key = message_key(message, raw)
+        key = message_key(message, raw, sender)
+        verdict = authentication.check(message, sender, settings.INBOUND_TRUSTED_AUTHSERV_ID)
         subject = str(message.get("Subject", ""))
         message_id = str(message.get("Message-ID", ""))
     except (ValueError, TypeError, LookupError, IndexError, AttributeError):
@@ -111,16 +118,53 @@ def receive(raw: bytes, *, recipients: Sequence[str] = (), envelope_sender: str 
         return Outcome("no_sender")
     if sender == parseaddr(settings.DEFAULT_FROM_EMAIL)[1].lower():
         return Outcome("own_mail")
-    if not sender_allowed(sender):
+    if not sender_allowed(sender if verdict.passed else f"unauthenticated:{sender}"):
         log.warning("inbound mail: a sender is over the inbound_mail rate; message ignored")
         return Outcome("rate_limited")
     target = _reply_address(addresses)
     if target is None:
         return Outcome("unknown_address")
     reply = Reply(message, sender, key, subject, message_id)
+    if not verdict.passed:
+        return _unauthenticated(reply, target, verdict)
     if isinstance(target, MoveAddress):
         return _move(reply, target)
     return _join(reply, target)
+
+
+def _unauthenticated(reply: Reply, target: ReplyAddress, verdict: authentication.Verdict) -> Outcome:
+    """A reply the receiving server did not vouch for: nothing is played. If its From is the
+    address of the account the reply address belongs to, that account's own address is told
+    why (rate-limited: whoever forges the address decides how often we would write); from any
+    other address it is ignored in silence, as an unauthenticated one would be anyway."""
+    if isinstance(target, MoveAddress):
+        game_id = target.game_id
+        seat = Seat.objects.filter(game_id=game_id, position=target.position).select_related("user").first()
+        user = seat.user if seat is not None else None
+        fields: dict[str, object] = {"user_id": user.pk if user is not None else None}
+        stranger = "not_the_player"
+    else:
+        invitation = Invitation.objects.filter(pk=target.invitation_id).first()
+        game_id = invitation.game_id if invitation is not None else 0
+        invited = invitation.email.strip().lower() if invitation is not None else ""
+        user = (get_user_model().objects.filter(email__iexact=invited, is_active=True).order_by("pk").first()
+                if invited == reply.sender else None)
+        fields = {"user_id": user.pk if user is not None else None,
+                  "invitation_id": invitation.pk if invitation is not None else None}
+        stranger = "not_the_invited"
+    if user is None or not user.email or user.email.strip().lower() != reply.sender:
+        log.info("inbound mail: an unauthenticated reply for game %s not from its player ignored", game_id)
+        return Outcome(stranger)
+    log.warning("inbound mail: a reply for game %s from its player's address was not authenticated "
+                "(%s); nothing played", game_id, verdict.reason)
+    if not unauthenticated_answer_allowed(user.pk):
+        return Outcome("unauthenticated")
+    answers.queue(Answer(
+        kind=answers.UNAUTHENTICATED, to=user.email, key=reply.key, subject=reply.subject,
+        message_id=reply.message_id, game_id=game_id,
+        problem=answers.unauthenticated_problem(verdict.reason), **fields,  # type: ignore[arg-type]
+    ))
+    return Outcome("unauthenticated", answers.UNAUTHENTICATED)
 
 
 def _reply_address(addresses: list[str]) -> ReplyAddress | None:

@@ -1,6 +1,9 @@
 """Limits that keep a flood of mail from hurting the service: a size cap (``INBOUND_MAX_BYTES``;
-larger messages are ignored unread) and a rate per sender address (the ``inbound_mail`` scope
-of ``THROTTLE_RATES``, counted in Django's cache like every other throttle)."""
+larger messages are ignored unread), a rate per sender address (the ``inbound_mail`` scope of
+``THROTTLE_RATES``) and a rate of "could not be authenticated" answers per account (the
+``inbound_unauthenticated`` scope), counted in the cache every process shares
+(``settings.LIMITS_CACHE``) like every other throttle: each ``mail_ingest`` is a process of
+its own, so a count kept in one process's memory would never reach the next message."""
 
 from __future__ import annotations
 
@@ -31,3 +34,20 @@ def sender_allowed(sender: str) -> bool:
     # The throttle classes read a request; this one only needs to know whose message it is.
     request = SimpleNamespace(method="POST", sender=sender, META={})
     return InboundMailThrottle().allow_request(request, None)
+
+
+class UnauthenticatedAnswerThrottle(Throttle):
+    """Answers saying a reply could not be authenticated, per account: whoever forges a
+    player's address can make us write to that player, but only this often."""
+
+    scope = "inbound_unauthenticated"
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        return self.key_for(f"user-{request.user_id}")
+
+
+def unauthenticated_answer_allowed(user_id: int) -> bool:
+    """Whether the account ``user_id`` may be told of another unauthenticated reply now (and
+    count it)."""
+    request = SimpleNamespace(method="POST", user_id=user_id, META={})
+    return UnauthenticatedAnswerThrottle().allow_request(request, None)

@@ -27,10 +27,11 @@ import codecs
 import hashlib
 import re
 from dataclasses import dataclass
-from email import message_from_bytes, policy
+from email import errors, headerregistry, message_from_bytes, policy
 from email.message import EmailMessage, Message
 from email.utils import getaddresses, parseaddr
 from html.parser import HTMLParser
+from typing import Any
 
 # A bottom-posted reply's text comes after the whole quoted email, so the whole text is read
 # (messages are capped at INBOUND_MAX_BYTES before this); lines are cut, and every pattern
@@ -125,8 +126,8 @@ def automatic_reason(message: Message, envelope_sender: str | None = None) -> st
         return "Precedence"
     if message.get_content_type() == "multipart/report":
         return "a delivery or read report"
-    if envelope_sender is not None and envelope_sender.strip() in ("", "<>"):
-        return "empty envelope sender (a bounce)"
+    if envelope_sender is not None and is_null_sender(envelope_sender):
+        return "null envelope sender (a bounce)"
     if str(message.get("Return-Path", "")).strip() == "<>":
         return "empty Return-Path (a bounce)"
     local = sender_of(message).partition("@")[0]
@@ -137,10 +138,52 @@ def automatic_reason(message: Message, envelope_sender: str | None = None) -> st
     return ""
 
 
+def is_null_sender(envelope_sender: str) -> bool:
+    """Whether an envelope sender is the null sender of a bounce (RFC 5321 4.5.5): empty, "<>",
+    or ``MAILER-DAEMON`` (with or without a host, any case), which is how Postfix's pipe(8)
+    passes a null sender unless its ``null_sender=`` is set."""
+    bare = envelope_sender.strip().strip("<>").strip()
+    return not bare or bare.partition("@")[0].strip().lower() == "mailer-daemon"
+
+
+# Defects that leave the address itself exactly as written: an unquoted period in a display
+# name ("Anne B. Bonny <anne@…>") and raw UTF-8 in a display name (RFC 6532). Any other defect
+# means the parser had to guess, and a guess is never an identity.
+_HARMLESS_FROM_DEFECTS = (errors.ObsoleteHeaderDefect, errors.UndecodableBytesDefect)
+
+
 def sender_of(message: Message) -> str:
-    """The From address, lowercased; "" unless there is exactly one."""
-    found = [address for _name, address in getaddresses(message.get_all("From", [])) if address]
-    return found[0].strip().lower() if len(found) == 1 else ""
+    """The address of the one From mailbox, lowercased; "" unless the header parses strictly.
+
+    Parsed as RFC 5322 says (``email.headerregistry``), never by picking an address-looking
+    string out of it: a display name or comment that looks like an address ("bob@example.org"
+    <eve@x.org>, eve@x.org (bob@example.org)) never counts, and a header the parser must repair
+    (bob@example.org (comment) <eve@x.org>, a missing ">"), a group, more than one mailbox or
+    more than one From header gives no sender at all.
+    """
+    values = message.get_all("From") or []
+    if len(values) != 1:
+        return ""
+    header: Any = values[0]
+    if not isinstance(header, headerregistry.AddressHeader):
+        # A message parsed with the compat32 policy: its raw value, parsed the strict way
+        # (encoded words are decoded only where RFC 2047 allows them, never into an address).
+        header = policy.default.header_factory("From", str(header))
+    if any(not isinstance(defect, _HARMLESS_FROM_DEFECTS) for defect in header.defects):
+        return ""
+    if len(header.groups) != 1 or header.groups[0].display_name is not None:
+        return ""
+    if len(header.addresses) != 1:
+        return ""
+    address = header.addresses[0]
+    spec = address.addr_spec
+    if not address.username or not address.domain or any(ch.isspace() for ch in spec):
+        return ""
+    try:
+        spec.encode("utf-8")
+    except UnicodeEncodeError:  # undecodable bytes (surrogates) in the address itself
+        return ""
+    return spec.lower()
 
 
 def recipients_of(message: Message, envelope: list[str]) -> list[str]:
@@ -151,11 +194,15 @@ def recipients_of(message: Message, envelope: list[str]) -> list[str]:
     return addresses
 
 
-def message_key(message: Message, raw: bytes) -> str:
-    """A digest naming this message wherever it is delivered from: of its Message-ID, or of
-    the whole message when it has none."""
+def message_key(message: Message, raw: bytes, sender: str) -> str:
+    """A digest naming this message from this sender wherever it is delivered from: of its
+    Message-ID and its sender, or of the whole message when it has no Message-ID. The sender is
+    part of it because anyone can write any Message-ID: one player's (or a stranger's) reuse of
+    another's must not make that other's message a duplicate."""
     message_id = str(message.get("Message-ID", "")).strip()
-    basis = message_id.encode("utf-8", "replace") if message_id else raw
+    if not message_id:
+        return hashlib.sha256(raw).hexdigest()
+    basis = f"{message_id}\n{sender.strip().lower()}".encode("utf-8", "replace")
     return hashlib.sha256(basis).hexdigest()
 
 

@@ -1,7 +1,7 @@
 """On PostgreSQL the database itself refuses UPDATE and DELETE on the event table.
 
-TRUNCATE stays possible: it is how a test database is emptied between tests, and it needs
-table ownership, which the application's role does not use for anything else.
+TRUNCATE fires no row trigger: 0010_event_no_truncate refuses it with a statement trigger, and
+the service's role is not granted it (games/db_roles.py).
 """
 
 from django.db import migrations

@@ -4,6 +4,7 @@ draws better (see ``games/tables/__init__.py`` for how tables are found)."""
 
 from __future__ import annotations
 
+import importlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,6 +12,10 @@ from typing import Any
 
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+
+# The project's root: a table's templates and stylesheet are found by their package's name in
+# templates/tables/<package>/ and static/tables/<package>/.
+ROOT = Path(__file__).resolve().parents[2]
 
 # View keys every rule set's view carries; the generic board shows them in the status line
 # and the seat panels rather than as table sections.
@@ -102,9 +107,20 @@ def action_label(action: dict[str, Any]) -> str:
     return f"{words}: {details}" if details else words
 
 
+def package_of(rules_id: str) -> str:
+    """The folder name of a rule set (engine/<package>/, games/tables/<package>/ ...): its id
+    with ``_`` for ``-``."""
+    return rules_id.replace("-", "_")
+
+
 class Table:
     """The generic table: any rule set's public view laid out readably, one button per legal
-    action grouped by kind. Subclasses draw a rule set better; everything has a default."""
+    action grouped by kind. Subclasses draw a rule set better; everything has a default.
+
+    A subclass names its ``rules_id``; the paths that follow from its package name are then
+    filled in wherever the file exists (``templates/tables/<package>/board.html``,
+    ``controls.html``, ``how_to_play.html``, ``static/tables/<package>/table.css`` and the
+    engine package's ``rules.md``), unless the subclass sets them itself."""
 
     rules_id = ""
     board_template = "tables/generic/board.html"
@@ -113,7 +129,7 @@ class Table:
     stylesheet = ""
     # What the status line asks of the player whose move it is.
     move_hint = "choose your move below."
-    # The replay chart: what it plots per seat (see ``chart_value``).
+    # The replay chart's names for what it plots: each seat's ``Rules.score_now``.
     chart_title = "Score over time"
     chart_unit = "points"
     # The players' rules page (Markdown), or None for a page that only names the game.
@@ -122,6 +138,26 @@ class Table:
     # ``guide``); when set, the rules page shows it instead of ``rules_doc`` (the
     # specification, which stays in the repository).
     how_to_play_template = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if not cls.__dict__.get("rules_id"):
+            return
+        package = package_of(cls.rules_id)
+        derived: dict[str, tuple[Path, str]] = {
+            "board_template": (ROOT / "templates", f"tables/{package}/board.html"),
+            "controls_template": (ROOT / "templates", f"tables/{package}/controls.html"),
+            "how_to_play_template": (ROOT / "templates", f"tables/{package}/how_to_play.html"),
+            "stylesheet": (ROOT / "static", f"tables/{package}/table.css"),
+        }
+        for name, (folder, path) in derived.items():
+            if name not in cls.__dict__ and (folder / path).is_file():
+                setattr(cls, name, path)
+        if "rules_doc" not in cls.__dict__:
+            # The rules as the engine implements them, with every clarification.
+            engine_file = importlib.import_module(f"engine.{package}").__file__
+            doc = Path(engine_file or "").resolve().parent / "rules.md"
+            cls.rules_doc = doc if doc.is_file() else None
 
     def how_to_play(self) -> dict[str, Any]:
         """The context of ``how_to_play_template``."""
@@ -186,11 +222,10 @@ class Table:
     def preview(
         self, action: dict[str, Any], view: dict[str, Any], *, rules: Any, state: Any, seat: int
     ) -> str:
-        """What ``action`` (legal for ``seat``) will do, in the rule set's words, said before it
-        is made. The generic table says the action's label: stepping the engine to see more
-        could give away a die roll or a card drawn. ``state`` is the engine state, for tables
-        that know their rule set draws nothing a preview could reveal."""
-        return self.action_label(action, view)
+        """What ``action`` (legal for ``seat``) will do, said before it is made: the rule set's
+        own words (``Rules.preview``, which reads nothing hidden from ``seat`` and draws
+        nothing), else the action's label."""
+        return rules.preview(state, seat, action) or self.action_label(action, view)
 
     def final(self, action: dict[str, Any], *, rules: Any, state: Any, seat: int) -> str:
         """What the confirm step says of a move that cannot be taken back ("This move is
@@ -198,23 +233,3 @@ class Table:
         (``Rules.reveals``), which reads nothing hidden from ``seat``."""
         reason = rules.reveals(state, seat, action)
         return "" if reason is None else f"This move is final: {reason}."
-
-    def chart_row(self, view: dict[str, Any], state: Any, players: int) -> list[int]:
-        """What the replay chart plots for every seat after one event (``view`` is the
-        replay's view of ``state``); a value the table leaves out counts as 0. A table whose
-        score depends on more than its view (end bonuses) overrides this and reads ``state``,
-        which the platform only passes in for the chart: never shown as it is."""
-        return [self.chart_value(view, seat) or 0 for seat in range(players)]
-
-    def chart_value(self, view: dict[str, Any], seat: int) -> int | None:
-        """The number the replay chart plots for ``seat`` in ``view``; None when the table has
-        nothing to plot before the end (the chart then shows final scores only)."""
-        result = view.get("result")
-        if result:
-            return int(result["scores"][seat])
-        seats = view.get("seats")
-        if isinstance(seats, list) and seat < len(seats) and isinstance(seats[seat], dict):
-            score = seats[seat].get("score")
-            if isinstance(score, int) and not isinstance(score, bool):
-                return score
-        return None

@@ -1,5 +1,5 @@
-"""The replay viewer: a slider over the log, one board per seq, and a chart of what the
-rule set's table plots per seat (ducats for Pirates)."""
+"""The replay viewer: a slider over the log, one board per seq, and a chart of each seat's
+score if the game ended then (the rule set's ``score_now``)."""
 
 from __future__ import annotations
 
@@ -15,20 +15,17 @@ from games import eventlog, selectors, services
 from games.eventlog import Viewer
 from games.models import Event, Game
 from games.read.state import load_state, rules_for, states_after_each
-from games.tables import Table, table_for
+from games.tables import table_for
 from games.tables.base import colour_name, seat_names
 from games.views.charts import line_chart
 from games.views.table import _game_or_404
 
 
-def _series(game: Game, table: Table, seat: int | None, events: list[Event]) -> list[list[int]]:
-    """What the table plots for each seat after every event of ``events`` (1..last, in
-    order), as the replay's seat would see it."""
+def _series(game: Game, events: list[Event]) -> list[list[int | float]]:
+    """Each seat's score if the game ended then (``Rules.score_now``, read from public parts
+    only) after every event of ``events`` (1..last, in order)."""
     rules = rules_for(game)
-    series = []
-    for state in states_after_each(rules, load_state(game, 1), events[1:]):
-        series.append(table.chart_row(rules.view(state, seat), state, game.players))
-    return series
+    return [rules.score_now(state) for state in states_after_each(rules, load_state(game, 1), events[1:])]
 
 
 def _moves(game: Game, events: list[Event], seat: int | None, names: dict[int, str]) -> list[dict[str, Any]]:
@@ -78,7 +75,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     names = seat_names(selectors.seats_summary(game))
     colours = context["frame"].view["colours"]
     events = list(Event.objects.filter(game=game, seq__lte=last).order_by("seq"))
-    series = _series(game, context["table"], seat, events)
+    series = _series(game, events)
     perspectives: list[dict[str, Any]] = []
     if selectors.replay_perspectives(game):
         perspectives = [{"seat": None, "label": "Everyone", "colour": "", "current": seat is None}] + [

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import ipaddress
 import logging
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
 
 from csp.constants import NONE, SELF, UNSAFE_INLINE
 from csp.decorators import csp
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from games.health import broker_status, database_status
 from games.mail import outbox_entries, outbox_entry, outbox_message
+from games.throttling import client_ip
 
 log = logging.getLogger(__name__)
 
@@ -42,20 +47,48 @@ def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse(body, status=200 if healthy else 503)
 
 
-def _require_outbox_page() -> None:
-    if not settings.DEV_OUTBOX_PAGE:
-        raise Http404("The outbox page exists only in development.")
+# The outbox shows every log-in link and has a reply box for every player: whoever sees it
+# can play as anyone. So it answers only requests from this machine, also with DEBUG on.
+OUTBOX_LOOPBACK_ONLY = (
+    "The development outbox answers only requests from this machine (a loopback address such as "
+    "127.0.0.1): it shows everyone's log-in links and reply boxes."
+)
+
+
+def is_loopback(address: str) -> bool:
+    try:
+        ip = ipaddress.ip_address(address.strip())
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped.is_loopback
+    return ip.is_loopback
+
+
+def dev_outbox(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Absent (404) unless DEV_OUTBOX_PAGE; refused (403, saying why) to any client that is not
+    on this machine: the socket's peer and, behind trusted proxies, the client they name."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not settings.DEV_OUTBOX_PAGE:
+            raise Http404("The outbox page exists only in development.")
+        if not (is_loopback(str(request.META.get("REMOTE_ADDR") or "")) and is_loopback(client_ip(request))):
+            return HttpResponseForbidden(OUTBOX_LOOPBACK_ONLY, content_type="text/plain; charset=utf-8")
+        return view(request, *args, **kwargs)
+
+    return wrapped
 
 
 @require_GET
+@dev_outbox
 def outbox_list(request: HttpRequest) -> HttpResponse:
-    _require_outbox_page()
     return render(request, "dev/outbox_list.html", {"entries": outbox_entries()})
 
 
 @require_GET
+@dev_outbox
 def outbox_detail(request: HttpRequest, name: str) -> HttpResponse:
-    _require_outbox_page()
     entry = outbox_entry(name)
     if entry is None:
         raise Http404("No such email in the outbox.")
@@ -77,6 +110,7 @@ REPLY_OUTCOMES = {
 
 
 @require_POST
+@dev_outbox
 def outbox_reply(request: HttpRequest, name: str) -> HttpResponse:
     """The reply box: a reply to an outbox email, as its recipient's mail client would write
     it, delivered the way a real reply is (``games.inbound.handle.receive``)."""
@@ -86,7 +120,6 @@ def outbox_reply(request: HttpRequest, name: str) -> HttpResponse:
     from games.inbound.compose import reply_to
     from games.inbound.handle import receive
 
-    _require_outbox_page()
     original = outbox_message(name)
     if original is None or not original.get("Reply-To"):
         raise Http404("No such email to reply to.")
@@ -98,9 +131,8 @@ def outbox_reply(request: HttpRequest, name: str) -> HttpResponse:
 
 
 # An email's HTML carries inline styles (mail clients need them) and must never run anything:
-# it gets a sandbox of its own and may be framed by this site's outbox page alone. (django-csp
-# types its decorators for views that take the request only, hence the ignore.)
-@csp(  # type: ignore[arg-type]
+# it gets a sandbox of its own and may be framed by this site's outbox page alone.
+@csp(
     {
         "sandbox": [True],
         "default-src": [NONE],
@@ -110,9 +142,9 @@ def outbox_reply(request: HttpRequest, name: str) -> HttpResponse:
     }
 )
 @require_GET
+@dev_outbox
 def outbox_html(request: HttpRequest, name: str) -> HttpResponse:
     """The HTML part alone, shown in a sandboxed frame on the detail page."""
-    _require_outbox_page()
     entry = outbox_entry(name)
     if entry is None or entry.html is None:
         raise Http404("No HTML part.")

@@ -1,5 +1,5 @@
-"""Building Captain Lucky situations for tests: fixed decks, hand-made states, dice on demand,
-bot games and recorded logs."""
+"""Building Captain Lucky situations for tests: fixed decks, hand-made states, dice on demand
+and bot games."""
 
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from engine import gamelog, get_rules
+from engine import get_rules
 from engine.base import Action
 from engine.captain_lucky.cards import KIND_INDEX, KINDS, composition, unshuffled_pile
 from engine.captain_lucky.rules import CaptainLuckyRules
 from engine.captain_lucky.state import HAND_SIZE, MIDDLE, PLACE, LuckyState, Steal, TreasureSet
+from tests.engine import bot_games
 
 _RULES = get_rules("captain-lucky")
 assert isinstance(_RULES, CaptainLuckyRules)
@@ -134,60 +135,14 @@ def situation(
     )
 
 
-def greedy_choice(state: LuckyState, seat: int, rng: random.Random) -> Action:
-    """The one-ply greedy bot over the rule set's own evaluation (as engine.bots does it)."""
-    actions = RULES.legal_actions(state, seat)
-    values = [RULES.evaluate(RULES.apply(state, seat, action), seat) for action in actions]
-    best = max(values)
-    return rng.choice([a for a, v in zip(actions, values, strict=True) if v == best])
-
-
-def choose(state: LuckyState, seat: int, bot: str, rng: random.Random) -> Action:
-    if bot == "greedy":
-        return greedy_choice(state, seat, rng)
-    return rng.choice(RULES.legal_actions(state, seat))
-
-
 Played = tuple[LuckyState, int, Action]
 
 
 def playout(
     players: int, seed: int | str, bots: list[str] | None = None, options: dict[str, Any] | None = None
 ) -> tuple[LuckyState, list[Played]]:
-    """A bot game: the final state and (state before, seat, action) for every action."""
-    bots = bots or ["random"] * players
-    state = RULES.new_game(players, seed, options)
-    rng = random.Random(f"test:{seed}")
-    steps: list[Played] = []
-    for _ in range(5000):
-        if RULES.is_finished(state):
-            return state, steps
-        seat = RULES.to_act(state)[0]
-        action = choose(state, seat, bots[seat], rng)
-        steps.append((state, seat, action))
-        state = RULES.apply(state, seat, action)
-    raise AssertionError("a game of Captain Lucky ends well within 5,000 actions")
-
-
-def record(players: int, seed: str, bots: list[str]) -> str:
-    """A finished bot game as a JSON-lines log (engine.gamelog format) with its result."""
-    state = RULES.new_game(players, seed)
-    events: list[dict[str, Any]] = [gamelog.started_event(RULES.id, RULES.version, players, seed)]
-    rng = random.Random(f"record:{seed}")
-    for _ in range(5000):
-        if RULES.is_finished(state):
-            break
-        seat = RULES.to_act(state)[0]
-        action = dict(choose(state, seat, bots[seat], rng))
-        step = RULES.step(state, seat, action)
-        event = gamelog.action_event(len(events) + 1, seat, action, actor=f"bot:{bots[seat]}")
-        event["payload"]["text"] = step.text  # the public sentence: hands stay secret (K-END-4)
-        events.append(event)
-        state = step.state
-    result = RULES.result(state)
-    assert result is not None, "a recorded game must be finished"
-    events.append(gamelog.result_event(result))
-    return gamelog.write_lines(events)
+    """A bot game of Captain Lucky (tests/engine/bot_games.py)."""
+    return bot_games.playout(RULES, players, seed, bots, options=options)
 
 
 def json_round_trip(data: Any) -> Any:

@@ -49,6 +49,9 @@ class Playout:
     # Moves reveals() called revealing nothing, and states compared with a secret changed.
     undoable: int = 0
     secret_variants: int = 0
+    # Previews said (not None), and previews compared with a secret changed.
+    previews: int = 0
+    preview_variants: int = 0
     visited: list[tuple[Any, int, Action]] = field(default_factory=list)
 
 
@@ -159,6 +162,7 @@ def check_secret_choices(rules: Rules[Any], state: Any, seat: int, players: int)
             for deciding in rules.to_act(first.state):  # the others' take-back is no clue
                 if deciding != seat:
                     check_reveals_secrecy(rules, first.state, deciding, [other.state])
+                    check_preview_secrecy(rules, first.state, deciding, [other.state])
             assert first.text == other.text, "a secret choice shows in the text for everyone"
             for viewer in [None, *(s for s in range(players) if s != seat)]:
                 assert as_json(rules.view(first.state, viewer)) == as_json(rules.view(other.state, viewer)), (
@@ -296,6 +300,48 @@ def check_reveals_secrecy(rules: Rules[Any], state: Any, seat: int, others: list
     return len(others)
 
 
+def check_preview(rules: Rules[Any], state: Any, seat: int, action: Action) -> bool:
+    """``preview`` says None or a sentence, changes nothing, and draws from no generator: the
+    state's (its dump, the generator's state included, is as it was) nor the global one.
+    Returns whether it said something."""
+    before = rules.dump(state)
+    global_generator = random.getstate()
+    said = rules.preview(state, seat, dict(action))
+    assert random.getstate() == global_generator, "preview never draws from a generator"
+    assert rules.dump(state) == before, "preview never changes the state or advances its generator"
+    assert said is None or (isinstance(said, str) and said.strip()), "preview gives a sentence or None"
+    return said is not None
+
+
+def check_preview_secrecy(rules: Rules[Any], state: Any, seat: int, others: list[Any]) -> int:
+    """``preview`` reads nothing ``seat`` may not see: in every state of ``others`` (each
+    differing from ``state`` only in a secret of ``seat``'s) it says the same of every legal
+    action. ``score_now`` reads only public parts, so it is the same in all of them too.
+    Returns how many states were compared."""
+    for action in rules.legal_actions(state, seat):
+        said = rules.preview(state, seat, dict(action))
+        for other in others:
+            assert rules.preview(other, seat, dict(action)) == said, (
+                f"preview reads a secret: seat {seat}'s {action!r} is previewed differently "
+                "in two states that differ only in what that seat may not see"
+            )
+    scores = rules.score_now(state)
+    for other in others:
+        assert rules.score_now(other) == scores, "score_now reads a secret"
+    return len(others)
+
+
+def check_score_now(rules: Rules[Any], state: Any, players: int, result: dict[str, Any] | None) -> None:
+    """One number per seat, changing nothing; at the end, the result's scores."""
+    before = rules.dump(state)
+    scores = rules.score_now(state)
+    assert rules.dump(state) == before, "score_now never changes the state"
+    assert isinstance(scores, list) and len(scores) == players, "score_now has one entry per seat"
+    assert all(type(score) in (int, float) for score in scores), "score_now gives numbers"
+    if result is not None:
+        assert scores == result["scores"], "score_now at the end is the result's scores"
+
+
 def check_state(
     rules: Rules[Any],
     state: Any,
@@ -335,6 +381,10 @@ def check_state(
         late = rules.timeout_action(state, seat)
         assert late is None or late in legal, "a timeout's action is one of the seat's legal actions"
     if not deep:
+        if finished:
+            check_score_now(rules, state, players, result)
+        else:
+            assert len(rules.score_now(state)) == players, "score_now has one entry per seat"
         return 0, forced
 
     before = rules.dump(state)
@@ -352,12 +402,17 @@ def check_state(
             assert rules.dump(state) == before, untouched
             assert rules.dump(applied) == rules.dump(done.state), "apply gives the state step gives"
             undoable = check_reveals(rules, state, seat, action, done)
+            said = check_preview(rules, state, seat, action)
             if record is not None:
                 record.undoable += undoable
+                record.previews += said
         pairs += check_secret_choices(rules, state, seat, players)
-        variants = check_reveals_secrecy(rules, state, seat, secret_variants(rules, state, seat))
+        others = secret_variants(rules, state, seat)
+        variants = check_reveals_secrecy(rules, state, seat, others)
+        compared = check_preview_secrecy(rules, state, seat, others)
         if record is not None:
             record.secret_variants += variants
+            record.preview_variants += compared
     for action in GARBAGE:
         for seat in to_act or range(players):
             check_refused(rules, state, seat, action)
@@ -371,6 +426,7 @@ def check_state(
         if old_action not in rules.legal_actions(state, old_seat):
             check_refused(rules, state, old_seat, old_action)  # legal once, not now
     assert rules.dump(state) == before, untouched
+    check_score_now(rules, state, players, result)
     if finished:
         assert result is not None
         assert isinstance(result["scores"], list) and len(result["scores"]) == players

@@ -4,18 +4,17 @@ and bot playouts."""
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Callable
 from typing import Any
 
 from engine import get_rules
 from engine.base import Action, Step
-from engine.bots import choose_action
 from engine.libertalia import flow
 from engine.libertalia.characters import COLOURS, KIND_INDEX, KINDS, bundled_character_set
 from engine.libertalia.rules import LibertaliaRules
 from engine.libertalia.state import DAY, DUSK, NOBODY, SUNRISE, LibertaliaState
-from engine.libertalia.table import Log, Table
+from engine.libertalia.working_copy import Log, Table
+from tests.engine import bot_games
 
 _RULES = get_rules("libertalia")
 assert isinstance(_RULES, LibertaliaRules)
@@ -151,38 +150,10 @@ def first_choice(state: LibertaliaState, seat: int, actions: list[Action]) -> Ac
 
 def playout(
     players: int, seed: int | str, bots: list[str] | None = None, options: dict[str, Any] | None = None
-) -> tuple[LibertaliaState, list[tuple[LibertaliaState, int, Action, Step[Any]]]]:
-    """A bot game (seats to act served in an order drawn from the test's own generator):
-    the final state and (state before, seat, action, step) for every action."""
-    bots = bots or ["random"] * players
-    state = RULES.new_game(players, seed, options)
-    rng = random.Random(f"test:{seed}")
-    steps = []
-    while not RULES.is_finished(state):
-        seat = rng.choice(RULES.to_act(state))
-        if bots[seat] == "greedy":
-            action = greedy(state, seat, rng)
-        else:
-            action = choose_action(RULES, state, seat, bots[seat], rng)
-        step = RULES.step(state, seat, action)
-        steps.append((state, seat, action, step))
-        state = step.state
-        assert len(steps) < 2000
-    return state, steps
-
-
-def greedy(state: LibertaliaState, seat: int, rng: random.Random) -> Action:
-    """One-ply greedy play on the rule set's evaluate (engine/bots.py does the same once the
-    generic registry hands it evaluate)."""
-    best: list[Action] = []
-    value = float("-inf")
-    for action in RULES.legal_actions(state, seat):
-        found = RULES.evaluate(RULES.apply(state, seat, action), seat)
-        if found > value:
-            best, value = [action], found
-        elif found == value:
-            best.append(action)
-    return rng.choice(best)
+) -> tuple[LibertaliaState, list[tuple[LibertaliaState, int, Action]]]:
+    """A bot game of Libertalia (tests/engine/bot_games.py): the seats owing a decision at
+    once are served in an order drawn from the test's own generator."""
+    return bot_games.playout(RULES, players, seed, bots, options=options)
 
 
 def json_round_trip(data: Any) -> Any:

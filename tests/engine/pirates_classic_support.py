@@ -1,27 +1,25 @@
-"""Building Pirates (classic) situations for tests: explicit decks, hand-made states, bot
-games and the recorded-game corpus."""
+"""Building Pirates (classic) situations for tests: explicit decks, hand-made states and bot
+games."""
 
 from __future__ import annotations
 
 import copy
 import json
-import random
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
-from engine import gamelog, get_rules
+from engine import get_rules
 from engine.pirates.state import PIRATE_INDEX, PIRATES_PER_SEAT
 from engine.pirates_classic.cards import KIND_INDEX, KINDS, bundled_ship_set
 from engine.pirates_classic.rules import PiratesClassicRules
 from engine.pirates_classic.state import ANSWER_NAMES, EMPTY, ClassicState, questions
+from tests.engine import bot_games
 
 _RULES = get_rules("pirates-classic")
 assert isinstance(_RULES, PiratesClassicRules)
 RULES: PiratesClassicRules = _RULES
 SHIPS = bundled_ship_set()
 ALL_SHIPS = list(SHIPS.ids)
-CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "games"
 _ANSWER_CODES = {name: code for code, name in ANSWER_NAMES.items()}
 
 
@@ -108,66 +106,14 @@ def booty_of(state: ClassicState, seat: int) -> dict[str, int]:
     return {k: n for k, n in zip(KINDS, state.booty[seat], strict=True) if n}
 
 
-def greedy(state: ClassicState, seat: int, rng: random.Random) -> dict[str, Any]:
-    """The greedy bot: the action after which rules.evaluate is highest (ties at random)."""
-    scored = [
-        (RULES.evaluate(RULES.apply(state, seat, a), seat), a) for a in RULES.legal_actions(state, seat)
-    ]
-    best = max(value for value, _ in scored)
-    return rng.choice([a for value, a in scored if value == best])
-
-
-def choose(state: ClassicState, seat: int, bot: str, rng: random.Random) -> dict[str, Any]:
-    if bot == "greedy":
-        return greedy(state, seat, rng)
-    return rng.choice(RULES.legal_actions(state, seat))
-
-
 Steps = list[tuple[ClassicState, int, dict[str, Any]]]
 
 
 def playout(players: int, seed: int | str, bots: list[str] | None = None) -> tuple[ClassicState, Steps]:
-    """A bot game: the final state and (state before, seat, action) for every action. Among
-    several seats to act (a challenge window) the next one is drawn at random."""
-    bots = bots or ["random"] * players
-    state = RULES.new_game(players, seed)
-    rng = random.Random(f"test:{seed}")
-    steps: Steps = []
-    for _ in range(1000):
-        if RULES.is_finished(state):
-            break
-        seat = rng.choice(RULES.to_act(state))
-        forced = RULES.forced_action(state, seat)
-        action = forced if forced is not None else choose(state, seat, bots[seat], rng)
-        steps.append((state, seat, action))
-        state = RULES.apply(state, seat, action)
-    return state, steps
-
-
-def corpus_log(players: int, seed: str, bots: list[str]) -> str:
-    """A recorded game in the engine.gamelog format, played by bots through the engine:
-    forced skips are made by the system, as the service makes them."""
-    final, steps = playout(players, seed, bots)
-    events = [gamelog.started_event(RULES.id, RULES.version, players, seed, {})]
-    for seq, (state, seat, action) in enumerate(steps, start=2):
-        forced = RULES.forced_action(state, seat) is not None
-        actor = "system:forced" if forced else f"bot:{bots[seat]}"
-        events.append(gamelog.action_event(seq, seat, dict(action), actor))
-    result = RULES.result(final)
-    assert result is not None
-    events.append(gamelog.result_event(result))
-    return gamelog.write_lines(events)
-
-
-CORPUS_GAMES: dict[int, tuple[str, list[str]]] = {
-    3: ("classic-corpus-3", ["greedy", "random", "random"]),
-    4: ("classic-corpus-4", ["random", "greedy", "random", "greedy"]),
-    5: ("classic-corpus-5-1", ["random", "random", "greedy", "random", "random"]),
-}
-
-
-def corpus_path(players: int) -> Path:
-    return CORPUS / f"{RULES.id}-v{RULES.version}-{players}p.jsonl"
+    """A bot game of Pirates (classic) (tests/engine/bot_games.py): among several seats to
+    act (a challenge window) the next one is drawn at random; forced skips are the system's,
+    as the service makes them."""
+    return bot_games.playout(RULES, players, seed, bots, forced_by_system=True)
 
 
 def json_round_trip(data: Any) -> Any:

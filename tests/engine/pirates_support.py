@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 from engine import get_rules
-from engine.bots import choose_action
 from engine.pirates.cards import KIND_INDEX, KINDS, bundled_card_set
 from engine.pirates.rules import PiratesRules
 from engine.pirates.state import EMPTY, NOBODY, PIRATE_INDEX, PIRATES_PER_SEAT, PiratesState
+from tests.engine import bot_games
 
 _RULES = get_rules("pirates")
 assert isinstance(_RULES, PiratesRules)
@@ -100,17 +99,8 @@ def booty_of(state: PiratesState, seat: int) -> dict[str, int]:
 def playout(
     players: int, seed: int | str, bots: list[str] | None = None
 ) -> tuple[PiratesState, list[tuple[PiratesState, int, dict[str, Any]]]]:
-    """A bot game: the final state and (state before, seat, action) for every action."""
-    bots = bots or ["random"] * players
-    state = RULES.new_game(players, seed)
-    rng = random.Random(f"test:{seed}")
-    steps = []
-    while not RULES.is_finished(state):
-        seat = RULES.to_act(state)[0]
-        action = choose_action(RULES, state, seat, bots[seat], rng)
-        steps.append((state, seat, action))
-        state = RULES.apply(state, seat, action)
-    return state, steps
+    """A bot game of Pirates (tests/engine/bot_games.py)."""
+    return bot_games.playout(RULES, players, seed, bots)
 
 
 def json_round_trip(data: Any) -> Any:

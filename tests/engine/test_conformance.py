@@ -18,10 +18,14 @@ from tests.engine import conformance
 from tests.engine.toy_rules import (
     CarelessDoubloons,
     ChattyDoubloons,
+    DicePreviewDoubloons,
     DoubloonsRules,
+    ForetellingPreviewDoubloons,
     LeakyDoubloons,
     MutatingDoubloons,
     PeekingDoubloons,
+    PryingPreviewDoubloons,
+    WrongScoreDoubloons,
 )
 
 GAMES_PER_COUNT = 5
@@ -66,12 +70,15 @@ def run_playouts(rules: Rules[Any], players: int, games: int = GAMES_PER_COUNT) 
 def test_random_playouts_keep_the_contract(rules_id: str, players: int) -> None:
     """to_act, legal_actions, forced_action, step/apply (pure, every listed action applies,
     illegal ones refused with a sentence), dump/load, views (JSON, no seed, no secret part),
-    secret choices indistinguishable to others, result at the end, determinism; and
-    ``reveals``: the same answer in states differing only in a secret of the mover's, nothing
-    changed or drawn, and a move it lets be taken back is no secret and draws nothing."""
+    secret choices indistinguishable to others, result at the end, determinism; ``reveals``:
+    the same answer in states differing only in a secret of the mover's, nothing changed or
+    drawn, and a move it lets be taken back is no secret and draws nothing; ``preview``: the
+    same sentence in those states, nothing changed or drawn; ``score_now``: one number per
+    seat, public, the result's scores at the end."""
     playouts = run_playouts(engine.get_rules(rules_id), players)
     assert all(p.actions > 0 for p in playouts)
     assert sum(p.secret_variants for p in playouts) > 20, "reveals was compared across secrets"
+    assert sum(p.preview_variants for p in playouts) > 20, "preview was compared across secrets"
     assert sum(p.undoable for p in playouts) > 0, "some move of the rule set can be taken back"
     assert any(p.finished for p in playouts), f"no random game ended within {MAX_ACTIONS} actions"
 
@@ -86,6 +93,8 @@ def test_the_checks_pass_a_sound_rule_set_with_secret_simultaneous_picks() -> No
     assert sum(p.secret_pairs for p in playouts) > 20, "secret choices were compared"
     assert sum(p.forced for p in playouts) > 0, "forced actions were checked"
     assert sum(p.secret_variants for p in playouts) > 20, "reveals was compared across secrets"
+    assert sum(p.previews for p in playouts) > 20, "previews were said and checked"
+    assert sum(p.preview_variants for p in playouts) > 20, "preview was compared across secrets"
 
 
 @pytest.mark.parametrize(
@@ -96,8 +105,13 @@ def test_the_checks_pass_a_sound_rule_set_with_secret_simultaneous_picks() -> No
         (MutatingDoubloons(), "never change the state"),
         (PeekingDoubloons(), "reveals reads a secret"),
         (CarelessDoubloons(), "reveals nothing, but its step is secret"),
+        (PryingPreviewDoubloons(), "preview reads a secret"),
+        (ForetellingPreviewDoubloons(), "preview reads a secret"),
+        (DicePreviewDoubloons(), "preview never draws from a generator"),
+        (WrongScoreDoubloons(), "score_now at the end is the result's scores"),
     ],
-    ids=["pending-bids-in-view", "secret-bid-in-text", "step-mutates-input", "reveals-peeks", "reveals-lies"],
+    ids=["pending-bids-in-view", "secret-bid-in-text", "step-mutates-input", "reveals-peeks", "reveals-lies",
+         "preview-pries", "preview-foretells", "preview-draws", "score-now-wrong"],
 )
 def test_the_checks_catch_a_faulty_rule_set(faulty: Rules[Any], complaint: str) -> None:
     with pytest.raises(AssertionError, match=complaint):

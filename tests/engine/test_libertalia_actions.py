@@ -113,7 +113,7 @@ def test_l_dec_3_one_seat_at_a_time_in_day_and_dusk_l_dec_4_only_the_owner_choos
     character whose turn it is; nobody else is ever asked."""
     for seed in range(6):
         _, steps = playout(4, f"dec:{seed}")
-        for before, seat, action, _ in steps:
+        for before, seat, action in steps:
             if before.phase in (DAY, DUSK):
                 assert RULES.to_act(before) == [before.actor[0]] == [seat]
                 assert action["type"] == before.decision
@@ -131,7 +131,7 @@ def test_l_dec_5_lone_choices_are_never_asked() -> None:
     )
     for seed in range(4):
         _, log = playout(3, f"lone:{seed}")
-        for before, seat, _, _ in log:
+        for before, seat, _ in log:
             assert len(RULES.legal_actions(before, seat)) >= 2
 
 
@@ -170,7 +170,7 @@ def test_mutated_actions_are_refused_or_listed(players: int) -> None:
     IllegalAction (never another exception)."""
     rng = random.Random(players)
     _, steps = playout(players, f"mutate:{players}")
-    for before, seat, action, _ in steps[::3]:
+    for before, seat, action in steps[::3]:
         legal = RULES.legal_actions(before, seat)
         for variant in mutations(action, players, rng):
             if variant in legal and all(

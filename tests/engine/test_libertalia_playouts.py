@@ -19,24 +19,16 @@ GAMES = {2: 12, 3: 12, 4: 12, 5: 8, 6: 8}
 NAMES = {"Yellow", "Red", "Blue", "Green", "Black", "Grey"}
 
 
-def check_round_trip(state: LibertaliaState) -> None:
-    dumped = RULES.dump(state)
-    again = json_round_trip(dumped)
-    assert again == dumped
-    loaded = RULES.load(again)
-    assert loaded == state
-    assert RULES.dump(loaded) == dumped
-
-
 @pytest.mark.parametrize("players", sorted(GAMES))
 def test_random_playouts_keep_every_invariant(players: int) -> None:
     """L-COMP-3, L-COMP-4, L-ORD-2, L-DEC-5, L-WIN-1: random games end after 3 campaigns and
     never break an invariant; every sentence starts with a seat's name and ends a sentence."""
     for seed in range(GAMES[players]):
         final, steps = playout(players, f"{players}:{seed}")
-        for state, seat, action, step in steps:
+        for state, seat, action in steps:
             check_invariants(state)
             assert action in RULES.legal_actions(state, seat)
+            step = RULES.step(state, seat, action)
             assert step.text.split()[0].removesuffix("'s") in NAMES and step.text.endswith(".")
         check_invariants(final)
         assert RULES.is_finished(final) and RULES.to_act(final) == []
@@ -44,34 +36,6 @@ def test_random_playouts_keep_every_invariant(players: int) -> None:
         assert result is not None and len(result["scores"]) == players and result["winners"]
         assert result["scores"] == [sum(f[s] for f in final.fortunes) for s in range(players)]
         assert all(RULES.legal_actions(final, s) == [] for s in range(players))
-
-
-@pytest.mark.parametrize("players", [2, 4, 6])
-def test_every_legal_action_applies_and_every_state_round_trips(players: int) -> None:
-    """L-ACT: every listed action applies; every state survives dump, JSON and load."""
-    for seed in range(2):
-        final, steps = playout(players, f"all:{players}:{seed}")
-        for state, seat, _, _ in steps:
-            check_round_trip(state)
-            for action in RULES.legal_actions(state, seat):
-                check_invariants(RULES.apply(state, seat, action))
-        check_round_trip(final)
-
-
-@pytest.mark.parametrize("players", [2, 3, 5])
-def test_l_rng_2_same_seed_and_actions_replay_identically(players: int) -> None:
-    """L-RNG-2: replaying the logged actions from the seed gives every state again, the
-    Spanish Spy's draws included; step never changes its input."""
-    for seed in range(4):
-        final, steps = playout(players, seed)
-        state = RULES.new_game(players, seed)
-        for before, seat, action, _ in steps:
-            assert RULES.dump(state) == RULES.dump(before)
-            snapshot = RULES.dump(before)
-            state = RULES.apply(state, seat, json_round_trip(action))
-            assert RULES.dump(before) == snapshot
-        assert RULES.dump(state) == RULES.dump(final)
-        assert RULES.action_count(final) == len(steps)
 
 
 def _per_seat_policy(seed: int) -> Any:

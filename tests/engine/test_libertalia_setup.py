@@ -200,7 +200,8 @@ def test_l_set_3_three_campaigns_of_six_days() -> None:
             seen.append((before.campaign, before.day))
     assert seen == [(c, d) for c in (1, 2, 3) for d in range(1, 7)]
     assert len(final.fortunes) == 3
-    ends = [step.text for *_, step in steps if "End of campaign" in step.text]
+    texts = [RULES.step(before, seat, action).text for before, seat, action in steps]
+    ends = [text for text in texts if "End of campaign" in text]
     assert [text.count("End of campaign") for text in ends] == [1, 1, 1]
 
 

@@ -22,9 +22,11 @@ from engine.base import (
     RngState,
     Rules,
     Step,
+    check_new_game,
     rng_from_state,
     rng_state_from_json,
     rng_state_to_json,
+    view_header,
 )
 from engine.errors import IllegalAction, InvalidOptions, InvalidSnapshot
 
@@ -63,13 +65,9 @@ class DoubloonsRules(Rules[DoubloonsState]):
     def new_game(
         self, players: int, seed: int | str, options: dict[str, Any] | None = None
     ) -> DoubloonsState:
-        if type(players) is not int or not self.min_players <= players <= self.max_players:
-            raise InvalidOptions(f"Doubloons is for 2 to 4 players, not {players!r}")
-        if type(seed) not in (int, str):
-            raise InvalidOptions("seed must be a whole number or a string")
-        options = {} if options is None else options
-        if not isinstance(options, dict) or set(options) - {"purse"}:
-            raise InvalidOptions("the only option is purse")
+        options = check_new_game(
+            "Doubloons", players, seed, options, low=self.min_players, high=self.max_players, known=["purse"]
+        )
         purse = options.get("purse", PURSE)
         if type(purse) is not int or not 0 <= purse <= 20:
             raise InvalidOptions("purse must be a whole number from 0 to 20")
@@ -149,10 +147,21 @@ class DoubloonsRules(Rules[DoubloonsState]):
         self._check(state, seat, action)
         return "your bid is revealed with the others"
 
+    def preview(self, state: DoubloonsState, seat: int, action: Action) -> str | None:
+        """What the bid costs and what it may win, from the seat's own purse and the public
+        points: never the others' bids (secret until all are in) or the tie-break roll."""
+        coins = self._check(state, seat, action)
+        purse = state.purses[seat]
+        return (f"You pay {_plural(coins)} when the bids are revealed (purse {purse} → {purse - coins}); "
+                "the highest bid takes the round, a tie is rolled for.")
+
+    def score_now(self, state: DoubloonsState) -> list[int | float]:
+        """The points of the rounds played so far, all public."""
+        return list(state.points)
+
     def view(self, state: DoubloonsState, seat: int | None) -> dict[str, JSON]:
         return {
-            "rules": self.id,
-            "viewer": seat,
+            **view_header(self.id, self.version, self.title, seat),
             "round": state.round,
             "purses": list(state.purses),
             "points": list(state.points),
@@ -264,3 +273,46 @@ class MutatingDoubloons(DoubloonsRules):
         shared: Any = state.pending
         shared[seat] = done.state.pending[seat]  # the bug: the caller's list changes
         return done._replace(state=done.state._replace(pending=shared))
+
+
+class PryingPreviewDoubloons(DoubloonsRules):
+    """Previews a bid by naming the bids already made: the conformance suite must catch it
+    reading a secret."""
+
+    id = "prying-preview-doubloons"
+
+    def preview(self, state: DoubloonsState, seat: int, action: Action) -> str | None:
+        said = super().preview(state, seat, action)
+        made = ", ".join(f"{self.seat_name(s)} {b}" for s, b in enumerate(state.pending) if b is not None)
+        return f"{said} Bids so far: {made}." if made else said
+
+
+class ForetellingPreviewDoubloons(DoubloonsRules):
+    """Previews the last bid by stepping the game, so a tie's roll shows before the move: the
+    conformance suite must catch it reading the generator."""
+
+    id = "foretelling-preview-doubloons"
+
+    def preview(self, state: DoubloonsState, seat: int, action: Action) -> str | None:
+        return self.step(state, seat, action).text_for(seat)
+
+
+class DicePreviewDoubloons(DoubloonsRules):
+    """Words its previews by a draw of the global generator: the conformance suite must catch
+    a preview that draws."""
+
+    id = "dice-preview-doubloons"
+
+    def preview(self, state: DoubloonsState, seat: int, action: Action) -> str | None:
+        said = super().preview(state, seat, action)
+        return said if random.random() < 0.5 else f"{said} Good luck!"
+
+
+class WrongScoreDoubloons(DoubloonsRules):
+    """Plots the doubloons left, not the points, in the replay chart: the conformance suite
+    must catch a score_now that disagrees with the result at the end."""
+
+    id = "wrong-score-doubloons"
+
+    def score_now(self, state: DoubloonsState) -> list[int | float]:
+        return list(state.purses)

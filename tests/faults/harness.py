@@ -104,7 +104,18 @@ class OwnPostgres:
 
     @property
     def url(self) -> str:
+        """The tables' owner (migrations, dumps and restores)."""
         return f"postgres://app:app@127.0.0.1:{self.port}/app"
+
+    @property
+    def service_url(self) -> str:
+        """The service's role, which owns nothing (games/db_roles.py): what the servers log in as."""
+        return f"postgres://app_service:app_service@127.0.0.1:{self.port}/app"
+
+    def role_env(self) -> dict[str, str]:
+        """Servers log in as the service role; migrate as the owner, then grants the service role."""
+        return {"DATABASE_URL": self.service_url, "MIGRATE_DATABASE_URL": self.url,
+                "DATABASE_SERVICE_ROLE": "app_service"}
 
     def _as_postgres(self, *args: str, timeout: float = 60) -> None:
         _run(["runuser", "-u", "postgres", "--", *args], timeout=timeout)
@@ -116,7 +127,8 @@ class OwnPostgres:
             "-E", "UTF8", "--locale=C.UTF-8", "-N",
         )
         self.start()
-        self.psql("CREATE ROLE app LOGIN PASSWORD 'app' CREATEDB", "CREATE DATABASE app OWNER app")
+        self.psql("CREATE ROLE app LOGIN PASSWORD 'app' CREATEDB",
+                  "CREATE ROLE app_service LOGIN PASSWORD 'app_service'", "CREATE DATABASE app OWNER app")
 
     def start(self) -> None:
         self._as_postgres(
@@ -349,7 +361,7 @@ class Stack:
             SECRET_KEY="faults-" + uuid.uuid4().hex * 2,
             ALLOWED_HOSTS="127.0.0.1,localhost",
             SECURE_SSL_REDIRECT="0",
-            DATABASE_URL=self.pg.url,
+            **self.pg.role_env(),
             REDIS_URL=self.redis.url,
             CELERY_QUEUE="faults",
             EMAIL_HOST="127.0.0.1",

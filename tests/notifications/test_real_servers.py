@@ -7,7 +7,6 @@ Locally these skip without Redis/PostgreSQL; CI (REQUIRE_REAL_SERVERS=1) fails i
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Iterator
 from datetime import timedelta
 
@@ -114,7 +113,7 @@ def test_move_sends_next_players_turn_email_through_smtp(
     assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
     assert client.session["_auth_user_id"] == str(nxt.user.pk)
     assert client.get(response["Location"]).status_code == 200
-    time.sleep(1)
+    celery_worker.wait_idle(WAIT)
     assert len(sink.received()) == 2  # one email per turn, nothing else
 
 
@@ -144,7 +143,7 @@ def test_sweep_through_the_worker_times_out_a_late_turn_once(celery_worker: Cele
 
     state = (game.seq, game.deadline, Event.objects.count(), len(sink.received()))
     assert tasks.sweep.delay().get(timeout=WAIT) == {"timeouts": 0, "reminders": 0}
-    time.sleep(2)
+    celery_worker.wait_idle(WAIT)
     game.refresh_from_db()
     assert (game.seq, game.deadline, Event.objects.count(), len(sink.received())) == state
     assert len(sink.received()) == 1 + 3 + 1
@@ -165,7 +164,8 @@ def test_mail_server_down_then_up_delivers_exactly_once(celery_worker: CeleryWor
 
     with smtp_server(smtp_port) as sink:
         wait_until(lambda: sink.received(), WAIT, "the email after the server came up")
-        time.sleep(4)  # longer than the largest retry countdown: a duplicate would have arrived
+        # Every retry the outage scheduled has run: a duplicate would have arrived.
+        celery_worker.wait_idle(WAIT)
         messages = sink.received()
     assert [(m["To"], m["Subject"]) for m in messages] == [(first.user.email, "Your turn in Skull Bay")]
     note.refresh_from_db()

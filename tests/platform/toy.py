@@ -91,6 +91,9 @@ class ToyRules(Rules[ToyState]):
             "result": self.result(state),
         }
 
+    def score_now(self, state: ToyState) -> list[int | float]:
+        return list(state.scores)
+
     def result(self, state: ToyState) -> dict[str, list[int]] | None:
         if state.round <= ROUNDS:
             return None

@@ -154,7 +154,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         env = {k: v for k, v in os.environ.items() if not k.startswith(skip)}
         env.update(
             DJANGO_DEBUG="0", SECRET_KEY="outage-" + uuid.uuid4().hex * 2, ALLOWED_HOSTS="127.0.0.1",
-            SECURE_SSL_REDIRECT="0", DATABASE_URL=pg.url, VAR_DIR=str(root / "var"),
+            SECURE_SSL_REDIRECT="0", **pg.role_env(), VAR_DIR=str(root / "var"),
             STATIC_ROOT=str(root / "static"),
             BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY="2", THROTTLE_RATES="game_create=off",
             DB_CONNECT_TIMEOUT="2", LOG_LEVEL="INFO", PYTHONUNBUFFERED="1",

@@ -1,6 +1,7 @@
 """Where throttle counts live. With REDIS_URL set they are in Redis, shared by
-every web process (a count made by one process binds the next); when that cache cannot be
-reached, the throttles let requests through instead of failing them."""
+every web process (a count made by one process binds the next); without it in a database table,
+shared as well (tests/inbound/test_authenticity.py counts across two mail_ingest processes).
+When that cache cannot be reached, the throttles let requests through instead of failing them."""
 
 from __future__ import annotations
 
@@ -22,14 +23,13 @@ __all__ = ["fast_password_hasher"]
 
 
 def redis_cache(url: str) -> dict[str, Any]:
-    return {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": url,
-            "KEY_PREFIX": "pbm",
-            "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
-        }
+    config = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": url,
+        "KEY_PREFIX": "pbm",
+        "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
     }
+    return {"default": config, "limits": dict(config)}
 
 
 def attempt(client: APIClient) -> int:
@@ -46,8 +46,8 @@ def test_counts_live_in_redis_and_bind_every_process(settings: Settings) -> None
     keys = redis.Redis.from_url(redis_url()).keys("pbm:*throttle_login_10.1.2.3")
     assert len(keys) == 1
     # Another process starts with no cache connection of its own; the count in Redis still binds it.
-    caches["default"].close()
-    del caches["default"]
+    caches["limits"].close()
+    del caches["limits"]
     response = client.post(
         "/api/auth/token/", {"username": "a", "password": "b"}, format="json", REMOTE_ADDR="10.1.2.3"
     )
@@ -60,7 +60,7 @@ def test_settings_choose_redis_when_redis_url_is_set() -> None:
 
     from tests.realservers import ROOT
 
-    code = "from django.conf import settings; print(settings.CACHES['default']['BACKEND'])"
+    code = "from django.conf import settings; print(settings.CACHES['limits']['BACKEND'])"
     env = {
         "REDIS_URL": "redis://127.0.0.1:1/0",
         "DJANGO_SETTINGS_MODULE": "pirates_site.settings",
@@ -84,7 +84,8 @@ def test_settings_choose_redis_when_redis_url_is_set() -> None:
         text=True,
         timeout=60,
     )
-    assert shown.stdout.strip() == "django.core.cache.backends.locmem.LocMemCache", shown.stderr
+    # The embedded defaults: a table in the database, which every process shares too.
+    assert shown.stdout.strip() == "django.core.cache.backends.db.DatabaseCache", shown.stderr
 
 
 def test_an_unreachable_cache_lets_requests_through(settings: Settings) -> None:

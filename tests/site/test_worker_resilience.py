@@ -133,6 +133,14 @@ def _worker_started_times(log: Path) -> int:
     return log.read_text(errors="replace").count(" ready.")
 
 
+def _noticed_outage(log_since: str) -> bool:
+    """Whether a worker's log says it lost Redis: Celery's consumer reports the lost broker
+    connection or failed reconnects, or the supervisor reports the worker's exit."""
+    text = log_since.lower()
+    signs = ("broker", "cannot connect", "connection refused", "exited with status")
+    return any(sign in text for sign in signs)
+
+
 def _ping(token: str, queue: str | None = None) -> None:
     previous = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = False
@@ -170,7 +178,9 @@ def test_a_worker_killed_mid_task_comes_back_and_the_task_is_published_again(tmp
             seat_join(game_id=game.pk, user=person)
         game_start(game_id=game.pk, by=people[0])  # its commit nudges the relay: a turn email
         realservers.wait_for_log(log, "Task games.notify_turn", worker, 30)
-        time.sleep(1)  # the email is being sent
+        # The email is being sent: its notification is claimed (committed before the send).
+        wait_until(lambda: Notification.objects.filter(game=game, claimed_at__isnull=False).exists(),
+                   30, "the turn email's claim")
         celery_pid = _child_pids(log)[0]
         os.kill(celery_pid, signal.SIGKILL)
 
@@ -212,7 +222,10 @@ def test_the_worker_comes_back_to_consuming_after_a_redis_restart(tmp_path: Path
             wait_until(lambda: f"pong:{before}" in log.read_text(), 30, "the first ping")
 
             redis_server.stop()
-            time.sleep(3)  # the worker notices: it reconnects, or dies and is started again
+            # The worker notices: it loses its broker connection (and reconnects, or dies and
+            # is started again once Redis is back).
+            wait_until(lambda: _noticed_outage(log.read_text().split(f"pong:{before}", 1)[1]),
+                       60, "the worker to notice the broker is gone")
             redis_server.start()
             # Published as soon as Redis answers, maybe before the worker is back: it waits
             # in the queue (append-only, as in production) until the worker consumes it.
@@ -240,7 +253,9 @@ def test_a_task_retries_when_the_database_drops_its_connection(celery_worker: Ce
         seat_join(game_id=game.pk, user=person)
     game_start(game_id=game.pk, by=people[0])
     wait_until(lambda: "Task games.notify_turn" in celery_worker.text(), 30, "the turn email task")
-    time.sleep(1)  # it is sending (no transaction is open while it does)
+    # It is sending (claimed, and no transaction is open while it does).
+    wait_until(lambda: Notification.objects.filter(game=game, claimed_at__isnull=False).exists(),
+               30, "the turn email's claim")
 
     # What a database restart does to the connection of a task in progress.
     with connection.cursor() as cursor:

@@ -12,11 +12,11 @@ from itertools import pairwise
 import pytest
 from django.test import Client
 
+from engine.pirates_classic import KIND_LABELS
 from engine.pirates_classic.cards import KIND_INDEX, bundled_ship_set
 from engine.pirates_classic.scoring import booty_ducats
 from engine.pirates_classic.state import ClassicState
 from games.tables.pirates_classic.how_to_play import CHALLENGE_PURSE, how_to_play
-from games.tables.pirates_classic.presenters import KIND_LABELS
 from tests.engine.pirates_classic_support import RULES, deck
 from tests.web.classic_support import OPENING, TOP, classic_game, play_opening
 from tests.web.helpers import make_user

@@ -106,11 +106,17 @@ def test_issue17_4_preview_of_a_mutiny_says_what_it_costs_and_the_ducats_after()
     pytest.fail("no mutiny came up")
 
 
-def test_issue17_4_generic_table_previews_with_the_action_label() -> None:
+def test_generic_table_previews_with_the_action_label() -> None:
+    """A rule set whose ``Rules.preview`` has nothing to say: the button's label stands in."""
     from games.tables.base import Table
+    from tests.platform.toy import ToyRules
 
+    rules = ToyRules()
+    state = rules.new_game(2, "s")
+    action = rules.legal_actions(state, 0)[0]
+    assert rules.preview(state, 0, action) is None
     table = Table("a-rule-set-without-a-table")
-    assert table.preview({"type": "pick", "card": 3}, {}, rules=None, state=None, seat=0) == "Pick: card 3"
+    assert table.preview(action, {}, rules=rules, state=state, seat=0) == table.action_label(action, {})
 
 
 def test_issue17_4_confirm_can_be_switched_off_in_the_profile(

@@ -158,7 +158,7 @@ def test_three_people_and_a_bot_play_a_classic_game_to_the_end(
     with anne.expect_navigation():
         anne.click("#replay-link")
     fits(anne, "replay")
-    assert "Ducats over time" in anne.inner_text("#chart")
+    assert "Score if the game ended now" in anne.inner_text("#chart")  # treasuries plus majorities (C-END-1)
     shot(anne, "classic-replay-phone")
     anne.set_viewport_size(DESKTOP)
     shot(anne, "classic-replay-desktop")

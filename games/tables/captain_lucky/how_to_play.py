@@ -12,19 +12,24 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from engine.captain_lucky.cards import (
+from engine.captain_lucky import (
+    COLOURS,
     DATA,
+    HAND_SIZE,
     KINDS,
     MAX_PLAYERS,
+    MIDDLE_START,
     MIN_PLAYERS,
     NAMES,
     PLURALS,
+    SET_SIZE,
+    Words,
     composition,
     count_of,
     kinds_json,
+    seat_name,
 )
-from engine.captain_lucky.state import COLOURS, HAND_SIZE, MIDDLE_START, SET_SIZE, seat_name
-from games.tables.captain_lucky.presenters import Words, dice_faces, treasure_set
+from games.tables.captain_lucky.presenters import dice_faces, treasure_set
 
 DIE_FACES = 6
 HEAD_FACES = 3  # K-COMP-2

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.captain_lucky import Words, dice_word, odds
 from games.tables.base import Move, MoveGroup, action_label, colour_name, encode, seat_names
 
 SET_SIZE = 5
@@ -29,35 +30,8 @@ BLANK = "blank"
 # Words
 
 
-class Words:
-    """The game's own names for its card kinds, read from the view (``kinds``)."""
-
-    def __init__(self, view: dict[str, Any]) -> None:
-        self.kinds: list[dict[str, str]] = list(view.get("kinds") or [])
-        self._by_id = {kind["id"]: kind for kind in self.kinds}
-
-    def name(self, kind: str) -> str:
-        return self._by_id.get(kind, {}).get("name", kind.replace("_", " "))
-
-    def plural(self, kind: str) -> str:
-        return self._by_id.get(kind, {}).get("plural", kind.replace("_", " "))
-
-    def count(self, n: int, kind: str) -> str:
-        """ "1 ruby", "2 rubies", "3 jade fish" """
-        return f"{n} {self.name(kind) if n == 1 else self.plural(kind)}"
-
-
-def dice_word(n: int) -> str:
-    return f"{n} {'die' if n == 1 else 'dice'}"
-
-
 def blanks_word(n: int) -> str:
     return f"{n} blank{'s' if n != 1 else ''}"
-
-
-def odds(dice: int) -> str:
-    """The chance that ``dice`` dice all show a pirate head (K-COMP-2: 1 in 2^n)."""
-    return f"1 in {2 ** dice}"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -6,9 +6,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.libertalia import campaign, day, night
-from engine.libertalia.characters import COLOURS, CONSTANTS, KINDS, RANKS, bundled_character_set
-from engine.libertalia.options import OFFERS
+from engine.libertalia import (
+    BARKEEP_GAIN,
+    BEGGAR_PAY,
+    CAPTAIN_GAIN,
+    CAPTAIN_PER,
+    COLOURS,
+    CONSTANTS,
+    KINDS,
+    OFFERS,
+    RANKS,
+    WAITRESS_GAIN,
+    bundled_character_set,
+)
 
 # The worked example: campaign 1, day 1, four players. These options fix the deal (the
 # tests replay the example through the engine with them).
@@ -51,7 +61,7 @@ DECISIONS = [
     ("Booty", "Dusk", "Choose a token of today's day-space (the Cook chooses two, one after the other)."),
     ("Saber", "Dusk", "When you take a saber: choose a character in your left or right neighbour's den to "
      "discard."),
-    ("Waitress", "Night", f"Whether to discard a treasure map to gain {night.WAITRESS_GAIN} doubloons."),
+    ("Waitress", "Night", f"Whether to discard a treasure map to gain {WAITRESS_GAIN} doubloons."),
 ]
 
 
@@ -91,11 +101,11 @@ def example(chars: Any) -> dict[str, Any]:
     # Day, left to right: the Beggar (Red) is paid by the owner of the highest character, the
     # Captain (Yellow); the Captain then gains.
     highest = ship[-1][0]
-    beggar = day.BEGGAR_PAY
+    beggar = BEGGAR_PAY
     money[highest] -= beggar
     money["red"] += beggar
     after_beggar = dict(money)
-    money["yellow"] += day.CAPTAIN_GAIN
+    money["yellow"] += CAPTAIN_GAIN
     after_day = dict(money)
     # Dusk, right to left: Captain one token, Cook two, Barkeep the last one, Beggar none.
     space = list(EXAMPLE_LAYOUT[0])
@@ -107,13 +117,13 @@ def example(chars: Any) -> dict[str, Any]:
     last = space.pop()
     booty["green"].append(last)
     # Night: the Barkeep in Green's den.
-    money["green"] += night.BARKEEP_GAIN
+    money["green"] += BARKEEP_GAIN
     value = dict(zip(KINDS, chars.booty_value, strict=True))
     fortunes = {
         colour: money[colour] + sum(value[k] for k in booty[colour]) for colour in seats
     }
     # The Captain's End effect counts cursed relics: Yellow holds none.
-    captain_end = campaign.CAPTAIN_PER * booty["yellow"].count("relic")
+    captain_end = CAPTAIN_PER * booty["yellow"].count("relic")
     fortunes["yellow"] -= captain_end
     return {
         "start": start,
@@ -125,8 +135,8 @@ def example(chars: Any) -> dict[str, Any]:
         ],
         "ship": cards,
         "beggar_pay": beggar,
-        "captain_gain": day.CAPTAIN_GAIN,
-        "barkeep_gain": night.BARKEEP_GAIN,
+        "captain_gain": CAPTAIN_GAIN,
+        "barkeep_gain": BARKEEP_GAIN,
         "after_beggar": after_beggar,
         "after_day": after_day,
         "money": money,

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.libertalia.options import OFFERS
+from engine.libertalia import OFFERS
 from games.tables.base import Move, MoveGroup, encode, seat_names
 
 CAMPAIGNS = 3

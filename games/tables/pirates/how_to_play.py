@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.pirates.cards import MAJORITY_KINDS, bundled_card_set
+from engine.pirates import MAJORITY_KINDS, bundled_card_set
 from games.tables.pirates.presenters import BOOTY_ICONS, KIND_LABELS
 
 START_DUCATS = 5

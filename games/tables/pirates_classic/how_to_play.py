@@ -7,11 +7,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.pirates.state import MAX_PARTY
-from engine.pirates_classic.cards import KINDS, PIECES_PER_KIND, SHIP_COUNT, bundled_ship_set
-from engine.pirates_classic.scoring import booty_ducats
-from engine.pirates_classic.state import CHALLENGERS, DISPLAY_SPACES, START_DUCATS
-from games.tables.pirates_classic.presenters import kind_label
+from engine.pirates_classic import (
+    CHALLENGERS,
+    DISPLAY_SPACES,
+    KINDS,
+    MAX_PARTY,
+    PIECES_PER_KIND,
+    SHIP_COUNT,
+    START_DUCATS,
+    booty_ducats,
+    bundled_ship_set,
+    kind_label,
+)
 
 # The challenge example: Red's stack of 7 (Red 2 on Green 4, Blue 4, Green 3, Blue 3, Green 2,
 # Blue 2), the stack the table's own tests build; Red has spent down to this many ducats.

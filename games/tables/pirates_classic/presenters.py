@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.pirates_classic import kind_label
 from games.tables.base import Move, MoveGroup, colour_name, encode, seat_names
 
 # The stack, option and button shapes are the 2021 table's: one edition's move controls
@@ -18,12 +19,6 @@ from games.tables.pirates.presenters import ChoiceButton as Choice
 from games.tables.pirates.presenters import Option, Step, pirate_label
 
 KINDS = ("chest", "rum", "candlestick", "dagger")
-KIND_LABELS = {
-    "chest": "treasure chest",
-    "rum": "rum barrel",
-    "candlestick": "candlestick",
-    "dagger": "dagger",
-}
 END_REASONS = {
     "all_ships_boarded": "the last ship was boarded",
     "full_round_of_skips": "a full round of skips",
@@ -32,10 +27,6 @@ END_REASONS = {
 ANSWERS = {None: "waiting", "challenge": "challenges", "decline": "declines"}
 QUESTION = "question"
 HINT = "challenge or decline"
-
-
-def kind_label(kind: str) -> str:
-    return KIND_LABELS.get(kind, kind)
 
 
 def _stacks(view: dict[str, Any]) -> dict[str, dict[str, Any]]:

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0009_notification_claimed_at'),
+        ('games', '0011_limits_cache_table'),
     ]
 
     operations = [

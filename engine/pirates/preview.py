@@ -1,20 +1,21 @@
-"""What a Pirates move will do, said before it is made: what it costs, the ducats afterwards,
-the card kept or discarded, the booty and the black spot.
+"""What a Pirates move will do, said before it is made (``Rules.preview``): what it costs,
+the ducats afterwards, the card kept or discarded, the booty and the black spot.
 
 The numbers come from the engine's own arithmetic (``engine.pirates.play``), run on the
-position the player sees: Pirates draws nothing during a move that a preview could give away
-(a capture that empties the display refills it, which the preview does not mention).
+position the player sees: Pirates hides nothing but the deck's order and the generator, and a
+preview reads neither (a capture that empties the display refills it from the deck, which the
+preview does not mention; ``perform_boarding`` stops before the refill).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.base import Rules, seat_name
-from engine.errors import IllegalAction
+from engine.base import seat_name
 from engine.pirates import play
 from engine.pirates.actions import Capture, Mutiny, Ransom, check
 from engine.pirates.cards import KINDS
+from engine.pirates.describe import describe
 from engine.pirates.state import PiratesState
 
 
@@ -22,14 +23,10 @@ def _ducats(n: int) -> str:
     return f"{n} ducat{'s' if n != 1 else ''}"
 
 
-def preview(rules: Rules[Any], state: Any, seat: int, action: dict[str, Any]) -> str:
-    """One or two sentences for the player about to make ``action`` (legal for ``seat``)."""
-    if not isinstance(state, PiratesState):
-        return ""
-    try:
-        move = check(state, seat, action)
-    except IllegalAction:
-        return ""
+def preview(state: PiratesState, seat: int, action: dict[str, Any]) -> str:
+    """One or two sentences for the player about to make ``action``; raises
+    ``IllegalAction`` for an action ``step`` refuses."""
+    move = check(state, seat, action)
     have = state.treasury[seat]
     if isinstance(move, Capture | Mutiny):
         after, outcome = play.perform_boarding(state, seat, move)
@@ -59,5 +56,5 @@ def preview(rules: Rules[Any], state: Any, seat: int, action: dict[str, Any]) ->
     if isinstance(move, Ransom):
         after = play.perform(state, seat, move)
         return f"Costs 5 ducats: ducats {have} → {after.treasury[seat]}."
-    step = rules.step(state, seat, action)
-    return step.text_for(seat)
+    # Assembling and passing draw nothing: the log sentence says it all.
+    return describe(state, seat, move, play.perform(state, seat, move), None)

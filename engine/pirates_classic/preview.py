@@ -1,6 +1,6 @@
-"""What a Pirates (classic) move will do, said before it is made: the stack it forms and what
-that stack could board, the ducats a boarding brings and pays (and the treasuries afterwards),
-the booty each player takes, and what a challenge forces.
+"""What a Pirates (classic) move will do, said before it is made (``Rules.preview``): the
+stack it forms and what that stack could board, the ducats a boarding brings and pays (and the
+treasuries afterwards), the booty each player takes, and what a challenge forces.
 
 The arithmetic is the engine's (``engine.pirates_classic.play.boarding``), run on the parts of
 the position every player sees: the stacks, the face-up ships, treasuries, booty, the
@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Any
 
 from engine.base import seat_name
-from engine.errors import IllegalAction
 from engine.pirates.state import PIRATE_VALUE, PIRATES_PER_SEAT, Party, pirate_name
 from engine.pirates_classic.actions import Board, Challenge, Decline, MoveStack, check
 from engine.pirates_classic.cards import KINDS
@@ -29,7 +28,18 @@ from engine.pirates_classic.state import (
     ClassicState,
     find_party,
 )
-from games.tables.pirates_classic.presenters import kind_label
+
+# The booty kinds as players read them (the table's presenters use the same words).
+KIND_LABELS = {
+    "chest": "treasure chest",
+    "rum": "rum barrel",
+    "candlestick": "candlestick",
+    "dagger": "dagger",
+}
+
+
+def kind_label(kind: str) -> str:
+    return KIND_LABELS.get(kind, kind)
 
 
 def ducats(amount: int) -> str:
@@ -78,14 +88,10 @@ def _standing(booty: list[list[int]], seat: int, kind: int, bonus: int) -> str:
     return "not the most"
 
 
-def preview(state: Any, seat: int, action: dict[str, Any]) -> str:
-    """One or two sentences for the player about to make ``action`` (legal for ``seat``)."""
-    if not isinstance(state, ClassicState):
-        return ""
-    try:
-        decision = check(state, seat, action)
-    except IllegalAction:
-        return ""
+def preview(state: ClassicState, seat: int, action: dict[str, Any]) -> str:
+    """One or two sentences for the player about to make ``action``; raises
+    ``IllegalAction`` for an action ``step`` refuses."""
+    decision = check(state, seat, action)
     if isinstance(decision, MoveStack):
         return _move(state, seat, decision)
     if isinstance(decision, Board):

@@ -1,11 +1,11 @@
-"""What a Captain Lucky move will do, said before it is made.
+"""What a Captain Lucky move will do, said before it is made (``Rules.preview``).
 
 Captain Lucky is played with dice and a face-down pile, so a preview may never step the engine:
 the next roll and the next cards drawn are in the state's generator and pile order, which no
 player may learn (K-END-4, K-TURN-7). A preview is therefore computed from the mover's own view
 (their hand, the middle, every collection, points, captains, the pile's size, the dice of the
-steal under way) and from two public counters of the state, the numbers the next new sets take
-(K-SET-3), which anyone can work out from the public log. It says what is certain (cards placed,
+steal under way, and the numbers the next new sets take, K-SET-3, which anyone can work out
+from the public log) and from nothing else. It says what is certain (cards placed,
 sets filled, cards drawn and the pile left, points if the steal succeeds) and names what the
 dice decide ("Then roll 3 dice: …"), with odds from the public dice alone (K-COMP-2).
 """
@@ -15,12 +15,40 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.captain_lucky.state import LuckyState
-from games.tables.base import colour_name
-from games.tables.captain_lucky.presenters import Words, dice_word, odds
-
 HAND_SIZE = 5  # K-TURN-1, K-TURN-6
 SET_SIZE = 5  # K-SET-3
+
+
+class Words:
+    """The game's own names for its card kinds, read from a view (``kinds``); the table's
+    presenters word the board with the same names."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        self.kinds: list[dict[str, str]] = list(view.get("kinds") or [])
+        self._by_id = {kind["id"]: kind for kind in self.kinds}
+
+    def name(self, kind: str) -> str:
+        return self._by_id.get(kind, {}).get("name", kind.replace("_", " "))
+
+    def plural(self, kind: str) -> str:
+        return self._by_id.get(kind, {}).get("plural", kind.replace("_", " "))
+
+    def count(self, n: int, kind: str) -> str:
+        """ "1 ruby", "2 rubies", "3 jade fish" """
+        return f"{n} {self.name(kind) if n == 1 else self.plural(kind)}"
+
+
+def dice_word(n: int) -> str:
+    return f"{n} {'die' if n == 1 else 'dice'}"
+
+
+def odds(dice: int) -> str:
+    """The chance that ``dice`` dice all show a pirate head (K-COMP-2: 1 in 2^n)."""
+    return f"1 in {2 ** dice}"
+
+
+def colour_name(colours: list[str], seat: int) -> str:
+    return colours[seat].capitalize() if 0 <= seat < len(colours) else f"Seat {seat}"
 
 
 @dataclass(frozen=True)
@@ -31,12 +59,12 @@ class Counters:
     sets: tuple[int, ...]
 
 
-def counters_of(state: Any) -> Counters | None:
-    """The only parts of the engine state a preview reads: neither is secret (each follows
-    from the public log), and neither says anything of hands, the pile's order or the dice."""
-    if isinstance(state, LuckyState):
-        return Counters(state.next_middle, tuple(state.next_set))
-    return None
+def counters_of(view: dict[str, Any]) -> Counters | None:
+    """The numbers of the next new sets, from the mover's view (K-SET-3: public, each follows
+    from the log); None for a view without them."""
+    if "next_middle" not in view:
+        return None
+    return Counters(int(view["next_middle"]), tuple(int(n) for n in view["next_set"]))
 
 
 @dataclass
@@ -283,6 +311,7 @@ def _stop(pos: _Position, forecast: Forecast) -> None:
             forecast.parts.append(last)
 
 
-def preview(action: dict[str, Any], view: dict[str, Any], *, seat: int, state: Any) -> str:
-    """The words of ``forecast``; empty when the view does not know the move."""
-    return forecast(action, view, seat=seat, counters=counters_of(state)).text
+def preview(seat: int, action: dict[str, Any], view: dict[str, Any]) -> str | None:
+    """The words of ``forecast`` from ``view`` (the mover's own) alone; None when the view
+    does not know the move."""
+    return forecast(action, view, seat=seat, counters=counters_of(view)).text or None

@@ -1,4 +1,4 @@
-"""What a Libertalia move will do, said before it is made, in the game's words.
+"""What a Libertalia move will do, said before it is made, in the game's words (``Rules.preview``).
 
 A preview reads only what the mover may see: the public table (ship, dens, booty, doubloons,
 day-spaces) and the mover's own hand and graveyard. It never reads another seat's hand,
@@ -14,6 +14,7 @@ can hold them against the engine.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +25,7 @@ from engine.libertalia.characters import KINDS, MAP, OFFICER, RELIC, SABER
 from engine.libertalia.dusk import TOKENS_TAKEN
 from engine.libertalia.options import OFFERS, neighbours
 from engine.libertalia.state import LibertaliaState, key, left_of, seat_name
-from engine.libertalia.table import booty_words, listing
+from engine.libertalia.working_copy import booty_words, listing
 
 # A claim: ("doubloons", seat) -> int, ("booty", seat, kind) -> int, ("space", kind) -> int,
 # ("den", seat) -> ranks, ("graveyard_count", seat) -> int, ("hand_count", seat) -> int,
@@ -99,60 +100,45 @@ def character_effects(state: LibertaliaState, seat: int, rank: int) -> list[str]
     booty = state.booty[seat]
     den = state.dens[seat]
     graves = len(state.graves[seat])
-    parts: list[str] = []
-    # Day (L-CHAR): the figures in brackets are today's, before anyone else acts.
-    if rank == 1:
-        parts.append("Day: the Parrot goes to your graveyard and you put another card of your hand on the "
-                     "ship at once, where it takes its own turn")
-    elif rank == 2:
-        parts.append(f"Day: your cursed relics (you hold {booty[RELIC]} now) go to "
-                     f"{seat_name(state, left_of(state.players, seat))}, your left neighbour")
-    elif rank == 3:
-        parts.append(f"Day: the owner of the highest character on the ship pays you {day.BEGGAR_PAY} "
-                     "doubloons, or all they hold (nothing if this Beggar is the highest)")
-    elif rank == 4:
-        parts.append("Day: you take a character of your den back into your hand "
-                     f"(your den holds {len(den)} now)")
-    elif rank == 6:
-        parts.append(f"Day: if you hold 2 or more tokens (you hold {held} now), keep one of a kind you "
-                     "choose and discard all the others")
-    elif rank == 9:
-        parts.append(f"Day: lose half your doubloons, rounded down (with {money} now: −{money // 2})")
-    elif rank == 10:
-        parts.append(f"Day: gain {day.FRENCH_GAIN} if you hold fewer than {day.FRENCH_BELOW} doubloons "
-                     f"(you hold {money} now)")
-    elif rank == 11:
-        parts.append(f"Day: gain {day.VOODOO_PER} per character in your graveyard "
-                     f"({graves} now: +{day.VOODOO_PER * graves})")
-    elif rank == 14:
-        parts.append("Day: discard the highest character on the ship, whoever owns it (this Brute itself "
-                     "if it is the highest)")
-    elif rank == 15:
-        parts.append(f"Day: pay {day.GUNNER_PAY} doubloons (you hold {money} now), then discard a character "
-                     "of your choice from any den")
-    elif rank == 17:
-        parts.append(f"Day: return your Spanish officers to the bag ({booty[OFFICER]} now) and draw as many "
-                     "tokens from the bag at random; they take no effect")
-    elif rank == 19:
-        low = sum(1 for r in den if r < day.BOSUN_BELOW)
-        parts.append(f"Day: gain {day.BOSUN_PER} per character in your den ranked below {day.BOSUN_BELOW} "
-                     f"({low} now: +{day.BOSUN_PER * low})")
-    elif rank == 21:
-        offers = " or ".join(f"{count} of one kind to gain {gain}" for count, gain in OFFERS)
-        parts.append(f"Day: discard {offers} (a must when you can)")
-    elif rank == 22:
-        parts.append(f"Day: take a character of your graveyard back into your hand, in secret "
-                     f"(your graveyard holds {graves} now)")
-    elif rank == 24:
-        parts.append(f"Day: lose {day.GAMBLER_PER} per token you hold "
-                     f"({held} now: −{min(money, day.GAMBLER_PER * held)})")
-    elif rank == 26:
-        parts.append(f"Day: gain {day.QUARTERMASTER_PER} per token you hold "
-                     f"({held} now: +{day.QUARTERMASTER_PER * held})")
-    elif rank == 29:
-        parts.append(f"Day: gain {day.CAPTAIN_GAIN}")
-    elif rank == 30:
-        parts.append(f"Day: discard every character of your den ({len(den)} now)")
+    low = sum(1 for r in den if r < day.BOSUN_BELOW)
+    offers = " or ".join(f"{count} of one kind to gain {gain}" for count, gain in OFFERS)
+    # Day (L-CHAR): the figures in brackets are today's, before anyone else acts. Each entry
+    # words one character; only the one played is worded.
+    day_effects: dict[int, Callable[[], str]] = {
+        1: lambda: ("Day: the Parrot goes to your graveyard and you put another card of your hand on the "
+                    "ship at once, where it takes its own turn"),
+        2: lambda: (f"Day: your cursed relics (you hold {booty[RELIC]} now) go to "
+                    f"{seat_name(state, left_of(state.players, seat))}, your left neighbour"),
+        3: lambda: (f"Day: the owner of the highest character on the ship pays you {day.BEGGAR_PAY} "
+                    "doubloons, or all they hold (nothing if this Beggar is the highest)"),
+        4: lambda: ("Day: you take a character of your den back into your hand "
+                    f"(your den holds {len(den)} now)"),
+        6: lambda: (f"Day: if you hold 2 or more tokens (you hold {held} now), keep one of a kind you "
+                    "choose and discard all the others"),
+        9: lambda: f"Day: lose half your doubloons, rounded down (with {money} now: −{money // 2})",
+        10: lambda: (f"Day: gain {day.FRENCH_GAIN} if you hold fewer than {day.FRENCH_BELOW} doubloons "
+                     f"(you hold {money} now)"),
+        11: lambda: (f"Day: gain {day.VOODOO_PER} per character in your graveyard "
+                     f"({graves} now: +{day.VOODOO_PER * graves})"),
+        14: lambda: ("Day: discard the highest character on the ship, whoever owns it (this Brute itself "
+                     "if it is the highest)"),
+        15: lambda: (f"Day: pay {day.GUNNER_PAY} doubloons (you hold {money} now), then discard a character "
+                     "of your choice from any den"),
+        17: lambda: (f"Day: return your Spanish officers to the bag ({booty[OFFICER]} now) and draw as many "
+                     "tokens from the bag at random; they take no effect"),
+        19: lambda: (f"Day: gain {day.BOSUN_PER} per character in your den ranked below {day.BOSUN_BELOW} "
+                     f"({low} now: +{day.BOSUN_PER * low})"),
+        21: lambda: f"Day: discard {offers} (a must when you can)",
+        22: lambda: ("Day: take a character of your graveyard back into your hand, in secret "
+                     f"(your graveyard holds {graves} now)"),
+        24: lambda: (f"Day: lose {day.GAMBLER_PER} per token you hold "
+                     f"({held} now: −{min(money, day.GAMBLER_PER * held)})"),
+        26: lambda: (f"Day: gain {day.QUARTERMASTER_PER} per token you hold "
+                     f"({held} now: +{day.QUARTERMASTER_PER * held})"),
+        29: lambda: f"Day: gain {day.CAPTAIN_GAIN}",
+        30: lambda: f"Day: discard every character of your den ({len(den)} now)",
+    }
+    parts = [day_effects[rank]()] if rank in day_effects else []
     # Dusk (L-DUSK)
     taken = TOKENS_TAKEN.get(rank, 1)
     space = w.tokens(state.spaces[state.day - 1])
@@ -160,23 +146,21 @@ def character_effects(state: LibertaliaState, seat: int, rank: int) -> list[str]
     if rank != day.PARROT_RANK:
         parts.append(_dusk_words(taken, state.day, space))
     # Night (L-NIGHT), every Night it is in your den
-    if rank == 7:
-        parts.append(f"Night: gain {night.BARKEEP_GAIN}, every Night")
-    elif rank == 8:
-        parts.append(f"Night: you may discard a treasure map to gain {night.WAITRESS_GAIN}, every Night "
-                     f"(you hold {booty[MAP]} now)")
-    elif rank == 12:
-        parts.append(f"Night: gain {night.FREED_PER} per character in your den ranked above "
-                     f"{night.FREED_ABOVE}, every Night")
-    elif rank == 13:
-        parts.append(f"Night: discard the lowest other character of your den and gain "
-                     f"{night.MUTINEER_GAIN}, every Night")
-    elif rank == 20:
-        parts.append(f"Night: gain {night.ARMORER_PER} per saber you hold, every Night (you hold "
-                     f"{booty[SABER]} now)")
-    elif rank == 27:
-        parts.append(f"Night: gain {night.GRANNY_GAIN} if it is the only Granny Wata in any den; otherwise "
-                     "every Granny Wata is discarded")
+    night_effects: dict[int, Callable[[], str]] = {
+        7: lambda: f"Night: gain {night.BARKEEP_GAIN}, every Night",
+        8: lambda: (f"Night: you may discard a treasure map to gain {night.WAITRESS_GAIN}, every Night "
+                    f"(you hold {booty[MAP]} now)"),
+        12: lambda: (f"Night: gain {night.FREED_PER} per character in your den ranked above "
+                     f"{night.FREED_ABOVE}, every Night"),
+        13: lambda: (f"Night: discard the lowest other character of your den and gain "
+                     f"{night.MUTINEER_GAIN}, every Night"),
+        20: lambda: (f"Night: gain {night.ARMORER_PER} per saber you hold, every Night (you hold "
+                     f"{booty[SABER]} now)"),
+        27: lambda: (f"Night: gain {night.GRANNY_GAIN} if it is the only Granny Wata in any den; otherwise "
+                     "every Granny Wata is discarded"),
+    }
+    if rank in night_effects:
+        parts.append(night_effects[rank]())
     # End of campaign (L-END), if it is still in your den
     end = {
         6: f"gain {campaign.PREACHER_GAIN}",
@@ -347,9 +331,7 @@ def _take(state: LibertaliaState, seat: int, kind: int, w: _Words) -> Forecast:
     return Forecast(_sentences(parts), claims)
 
 
-def preview(state: Any, seat: int, action: dict[str, Any]) -> str:
-    """The sentence(s) the table shows for ``action``; "" when there is nothing to say."""
-    if not isinstance(state, LibertaliaState):
-        return ""
+def preview(state: LibertaliaState, seat: int, action: dict[str, Any]) -> str | None:
+    """The sentence(s) the table shows for ``action``; None for an action that is not legal."""
     found = forecast(state, seat, action)
-    return found.text if found else ""
+    return found.text if found else None
