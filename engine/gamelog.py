@@ -19,9 +19,9 @@ hashes replays as before.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.base import Action, Rules
 from engine.chain import GENESIS, hash_of, is_hash
@@ -40,6 +40,57 @@ class GameLogError(ValueError):
     """A log that cannot be read or replayed; the message names the line or seq."""
 
 
+class TakeBackError(GameLogError):
+    """A take-back that does not name the last action not yet taken back."""
+
+    def __init__(self, seq: int, takes_back: int) -> None:
+        super().__init__(f"seq {seq}: a take-back must name the last action's seq (not {takes_back})")
+        self.seq = seq
+        self.takes_back = takes_back
+
+
+@dataclass(frozen=True)
+class Step:
+    """One event as a replay reads it: an action of ``seat``, a take-back of the action at
+    seq ``takes_back``, or neither (an event that changes no state)."""
+
+    seq: int
+    seat: int | None = None
+    action: Action | None = None
+    takes_back: int | None = None
+
+
+S = TypeVar("S")
+
+
+def walk(steps: Iterable[Step], state: S, apply: Callable[[S, Step], S]) -> Iterator[tuple[Step, S]]:
+    """The one replay that honours take-backs: ``state`` after each of ``steps`` in turn.
+
+    An action's state is ``apply(state, step)``; a take-back's is the state before the action
+    it names, which must be the last action not yet taken back (else ``TakeBackError``); any
+    other step leaves the state as it was. Both the log replay here and the web service's
+    state rebuild (games/read/state.py) replay through this function, so a take-back means
+    the same in both. ``state`` is any value: ``parse`` walks the surviving actions as a tuple.
+    """
+    undo: list[tuple[int, S]] = []  # (seq of an action not taken back, the state before it)
+    for step in steps:
+        if step.takes_back is not None:
+            if not undo or undo[-1][0] != step.takes_back:
+                raise TakeBackError(step.seq, step.takes_back)
+            state = undo.pop()[1]
+        elif step.action is not None:
+            undo.append((step.seq, state))
+            state = apply(state, step)
+        yield step, state
+
+
+def final(walked: Iterable[tuple[Step, S]], state: S) -> S:
+    """The state after the last step of ``walked`` (``state`` when there is none)."""
+    for _step, after in walked:
+        state = after
+    return state
+
+
 @dataclass(frozen=True)
 class Header:
     rules: str
@@ -55,6 +106,14 @@ class LoggedAction:
     seat: int
     action: Action
     actor: str | None = None
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class _LoggedStep(Step):
+    """A step read from a log line: the action as logged (or a take-back), with its line."""
+
+    logged: LoggedAction | None = None
     line: int = 0
 
 
@@ -122,7 +181,7 @@ def parse(source: str | Iterable[str]) -> GameLog:
     """Read a log (text or lines). Blank lines are ignored; line numbers count them."""
     lines = source.splitlines() if isinstance(source, str) else list(source)
     header: Header | None = None
-    actions: list[LoggedAction] = []
+    steps: list[_LoggedStep] = []
     result: dict[str, Any] | None = None
     expected_seq = 1
     chain = _Chain()
@@ -156,9 +215,9 @@ def parse(source: str | Iterable[str]) -> GameLog:
         payload = event.get("payload")
         if kind == TAKE_BACK:
             undone = payload.get("takes_back") if isinstance(payload, dict) else None
-            if not actions or type(undone) is not int or actions[-1].seq != undone:
+            if type(undone) is not int:
                 raise _fail(number, f"seq {seq}: a take-back must name the last action's seq")
-            actions.pop()
+            steps.append(_LoggedStep(seq, takes_back=undone, line=number))
             continue
         if not isinstance(payload, dict) or "action" not in payload:
             continue
@@ -168,10 +227,28 @@ def parse(source: str | Iterable[str]) -> GameLog:
         actor = event.get("actor")
         if actor is not None and not isinstance(actor, str):
             raise _fail(number, f"seq {seq}: actor must be a string")
-        actions.append(LoggedAction(seq, seat, payload["action"], actor, number))
+        logged = LoggedAction(seq, seat, payload["action"], actor, number)
+        steps.append(_LoggedStep(seq, seat, payload["action"], logged=logged, line=number))
     if header is None:
         raise GameLogError("the log is empty: it needs a game_started event")
-    return GameLog(header, actions, result, chain.head())
+    return GameLog(header, _surviving(steps), result, chain.head())
+
+
+def _surviving(steps: list[_LoggedStep]) -> list[LoggedAction]:
+    """The logged actions that no take-back took back, walked by the same ``walk`` as every
+    replay (its state here is the tuple of actions so far)."""
+    lines = {step.seq: step.line for step in steps}
+
+    def add(kept: tuple[LoggedAction, ...], step: Step) -> tuple[LoggedAction, ...]:
+        assert isinstance(step, _LoggedStep) and step.logged is not None
+        return (*kept, step.logged)
+
+    empty: tuple[LoggedAction, ...] = ()
+    try:
+        kept: tuple[LoggedAction, ...] = final(walk(steps, empty, add), empty)
+    except TakeBackError as exc:
+        raise _fail(lines[exc.seq], f"seq {exc.seq}: a take-back must name the last action's seq") from None
+    return list(kept)
 
 
 class _Chain:
@@ -228,12 +305,17 @@ def replay(log: GameLog) -> Any:
         state = rules.new_game(header.players, header.seed, header.options)
     except InvalidOptions as exc:
         raise GameLogError(f"seq 1: {exc}") from None
-    for logged in log.actions:
+    lines = {logged.seq: logged.line for logged in log.actions}
+
+    def apply(state: Any, step: Step) -> Any:
+        assert step.seat is not None and step.action is not None
         try:
-            state = rules.apply(state, logged.seat, logged.action)
+            return rules.apply(state, step.seat, step.action)
         except IllegalAction as exc:
-            raise GameLogError(f"seq {logged.seq} (line {logged.line}): illegal action: {exc}") from None
-    return state
+            raise GameLogError(f"seq {step.seq} (line {lines[step.seq]}): illegal action: {exc}") from None
+
+    steps = (Step(logged.seq, logged.seat, logged.action) for logged in log.actions)
+    return final(walk(steps, state, apply), state)
 
 
 def check_result(log: GameLog) -> dict[str, list[int]] | None:

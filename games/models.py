@@ -344,6 +344,32 @@ class Notification(models.Model):
         return f"{self.kind} to {self.user_id} for {self.game_id}:{self.key}"
 
 
+class ListedMoves(models.Model):
+    """The moves an email listed for a seat at a seq, numbered and grouped as it listed them.
+
+    Written by the first email that lists them (a turn email, an answer to a reply) and read
+    by every later one for the same position, and by a reply to any of them: a reply's
+    address names the game, the seat and the seq, so "2" means the move these emails showed
+    as 2, whatever a later deploy does to the table's grouping. A JSON list of groups, each
+    ``{"label", "hint", "moves": [{"number", "label", "action"}]}``
+    (``games.read.table.MoveList.to_json``).
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveSmallIntegerField()
+    seq = models.PositiveIntegerField()
+    moves = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["game", "position", "seq"], name="listed_moves_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"moves listed for {self.game_id}:{self.position}@{self.seq}"
+
+
 class ChatMessage(models.Model):
     """Table talk: one line a player wrote in a game's chat. Not part of the game's log (it
     changes nothing in the game), so it is not hash-chained and replays ignore it."""

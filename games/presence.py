@@ -54,7 +54,7 @@ from django.utils import timezone
 
 from games import outbox
 from games.models import Event, Game, Notification, Outbox, PlayerProfile, Seat
-from games.services.state import load_state, rules_for, states_after_each
+from games.read.state import load_state, rules_for, states_after_each
 
 Notify = PlayerProfile.Notify
 # A poll every few seconds need not write every time: once per this many seconds is enough.

@@ -14,11 +14,10 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 
 from games import eventlog, rows
+from games.errors import Forbidden, InvalidInput, NotFound
 from games.eventlog import Viewer, public_actor
 from games.models import Event, Game, Seat, person_name
-from games.services.errors import Forbidden, InvalidInput, NotFound
-from games.services.lobby import fixed_deal_options
-from games.services.state import load_state, rules_for
+from games.read import SeatTable, fixed_deal_options, rules_for, seat_table
 
 AnyUser = User | AnonymousUser
 
@@ -83,8 +82,11 @@ def seats_summary(game: Game, seats: list[Seat] | None = None) -> list[dict[str,
     ]
 
 
-def game_detail(game: Game, user: AnyUser | None, seats: list[Seat] | None = None) -> dict[str, Any]:
-    """Everything the caller may know about ``game`` now."""
+def game_detail(
+    game: Game, user: AnyUser | None, seats: list[Seat] | None = None, table: SeatTable | None = None
+) -> dict[str, Any]:
+    """Everything the caller may know about ``game`` now; ``table`` is the caller's
+    ``seats_table`` when the caller has it already (the site's table page)."""
     seat = user_seat(game, user, seats)
     detail: dict[str, Any] = {
         "id": game.pk,
@@ -112,13 +114,17 @@ def game_detail(game: Game, user: AnyUser | None, seats: list[Seat] | None = Non
         "seed": game.seed if seed_revealed(game) else None,
     }
     if game.seq >= 1:
-        rules = rules_for(game)
-        state = load_state(game)
-        position = seat.position if seat is not None else None
-        detail["view"] = rules.view(state, position)
-        if position is not None and game.is_running and not seat.replaced_by_bot and position in game.to_act:  # type: ignore[union-attr]
-            detail["legal_actions"] = rules.legal_actions(state, position)
+        table = seats_table(game, seat) if table is None else table
+        detail["view"] = table.view
+        detail["legal_actions"] = table.legal_actions
     return detail
+
+
+def seats_table(game: Game, seat: Seat | None, seq: int | None = None) -> SeatTable:
+    """The table of the caller's ``seat`` (a spectator's without one): a seat a bot plays is
+    offered no moves. The game must have started."""
+    position = seat.position if seat is not None else None
+    return seat_table(game, position, seq=seq, playing=seat is not None and not seat.replaced_by_bot)
 
 
 def games_for_user(user: User) -> QuerySet[Game]:
@@ -215,11 +221,10 @@ def replay_frame(game: Game, user: AnyUser | None, seq: object, as_seat: int | N
     seat, last = replay_access(game, user, as_seat)
     if isinstance(seq, bool) or not isinstance(seq, int) or not (1 <= seq <= last):
         raise InvalidInput(f"seq must be a whole number from 1 to {last}.")
-    rules = rules_for(game)
-    state = load_state(game, seq)
+    view = seat_table(game, seat, seq=seq, playing=False).view
     event = Event.objects.get(game=game, seq=seq)
     text = eventlog.text_for(event, Viewer(seat=seat, game_over=game.is_over))
-    return ReplayFrame(seq=seq, last_seq=last, view=rules.view(state, seat), text=text, seat=seat)
+    return ReplayFrame(seq=seq, last_seq=last, view=view, text=text, seat=seat)
 
 
 def export_rows(game: Game) -> list[dict[str, Any]]:

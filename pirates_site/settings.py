@@ -511,7 +511,7 @@ LOGGING = {
 
 # The latest engine state of each running game, shared by every web and worker process so a
 # move or GET that lands on another process than the last move need not replay from the last
-# snapshot (games/services/state.py). In Redis when REDIS_URL is set; without it each process
+# snapshot (games/read/state.py). In Redis when REDIS_URL is set; without it each process
 # keeps only its own recent states. An entry expires this many seconds after the last move.
 STATE_CACHE_SECONDS = env_int("STATE_CACHE_SECONDS", 6 * 3600)
 

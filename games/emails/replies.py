@@ -1,90 +1,69 @@
-"""A seat's legal moves, numbered for an email.
+"""A seat's legal moves, numbered for an email, and where a reply with a number goes.
 
-The numbers follow the table plugin's grouping (``Table.move_groups``: Pirates groups by
-party, the generic table by kind of move), 1..n in the order the groups and their moves come.
-Everything is recomputed from the game's state at a seq, so the number in a reply to the
-email written at that seq maps back to the same action without storing the list anywhere.
+The numbers are the read model's (``games.read.table``: the table plugin's grouping,
+``Table.move_groups``, 1..n in the order the groups and their moves come), fixed when the
+first email listing them is written: the list is stored (``ListedMoves``, one per game, seat
+and seq, the three things a reply address names) and every later email for that position,
+and every reply to one, reads it back. So a deploy that changes a table's grouping never
+renumbers the moves of an email already sent.
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.mail import EmailMultiAlternatives
+from django.db import IntegrityError, transaction
 
 from games.emails.addresses import move_address, replies_enabled
-from games.models import Game
-from games.services.state import load_state, rules_for
-from games.tables import table_for
+from games.models import Game, ListedMoves
+from games.read import MoveList, seat_table
+from games.read.table import NumberedGroup, NumberedMove
+
+__all__ = ["MoveList", "NumberedGroup", "NumberedMove", "listed_moves", "numbered_moves", "reply_context"]
 
 
-@dataclass(frozen=True)
-class NumberedMove:
-    number: int
-    label: str
-    action: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class NumberedGroup:
-    label: str
-    hint: str
-    moves: list[NumberedMove]
-
-
-@dataclass(frozen=True)
-class MoveList:
-    groups: list[NumberedGroup] = field(default_factory=list)
-
-    @property
-    def moves(self) -> list[NumberedMove]:
-        return [move for group in self.groups for move in group.moves]
-
-    def __len__(self) -> int:
-        return sum(len(group.moves) for group in self.groups)
-
-    def __bool__(self) -> bool:
-        return len(self) > 0
-
-    def number(self, number: int) -> NumberedMove | None:
-        return next((move for move in self.moves if move.number == number), None)
-
-    @property
-    def pass_move(self) -> NumberedMove | None:
-        """The move that passes, where passing is legal."""
-        return next((move for move in self.moves if move.action.get("type") == "pass"), None)
+def _stored(game: Game, position: int, seq: int) -> MoveList | None:
+    row = ListedMoves.objects.filter(game=game, position=position, seq=seq).only("moves").first()
+    return MoveList.from_json(row.moves) if row is not None else None
 
 
 def numbered_moves(game: Game, position: int, seq: int) -> MoveList:
-    """``position``'s legal moves in ``game`` after event ``seq``, numbered; empty when that
-    seat was not to act then (or the game had not started)."""
+    """``position``'s moves in ``game`` after event ``seq`` as its emails list them: as stored
+    when an email listed them, else numbered by the read model now (computed once). Empty
+    when that seat was not to act then (or the game had not started)."""
     if seq < 1 or seq > game.seq:
         return MoveList()
-    rules = rules_for(game)
-    state = load_state(game, seq)
-    if position not in rules.to_act(state):
+    stored = _stored(game, position, seq)
+    if stored is not None:
+        return stored
+    return seat_table(game, position, seq=seq).moves
+
+
+def listed_moves(game: Game, position: int, seq: int) -> MoveList:
+    """``numbered_moves`` for an email being written: the first to list them stores them, so
+    every later email and reply at that position numbers them the same."""
+    if seq < 1 or seq > game.seq:
         return MoveList()
-    legal = rules.legal_actions(state, position)
-    view = rules.view(state, position)
-    groups: list[NumberedGroup] = []
-    number = 0
-    for group in table_for(game.rules_id).move_groups(legal, view):
-        moves = []
-        for move in group.moves:
-            number += 1
-            moves.append(NumberedMove(number, move.label, json.loads(move.action)))
-        if moves:
-            groups.append(NumberedGroup(group.label, group.hint, moves))
-    return MoveList(groups)
+    stored = _stored(game, position, seq)
+    if stored is not None:
+        return stored
+    moves = seat_table(game, position, seq=seq).moves
+    if not moves:
+        return moves
+    try:
+        with transaction.atomic():
+            ListedMoves.objects.create(game=game, position=position, seq=seq, moves=moves.to_json())
+    except IntegrityError:  # another email stored them a moment ago: theirs count
+        return _stored(game, position, seq) or moves
+    return moves
 
 
 def reply_context(game: Game, position: int, seq: int) -> dict[str, Any]:
     """What an email asking ``position`` for a move at ``seq`` adds to its template context:
-    the numbered moves (``moves``) and the signed address a reply goes to (``reply_address``,
-    "" when replies are off or there is nothing to play)."""
-    moves = numbered_moves(game, position, seq)
+    the numbered moves (``moves``, stored as listed) and the signed address a reply goes to
+    (``reply_address``, "" when replies are off or there is nothing to play)."""
+    moves = listed_moves(game, position, seq)
     address = move_address(game.pk, position, seq) if moves and replies_enabled() else ""
     return {"moves": moves, "reply_address": address}
 

@@ -16,10 +16,11 @@ webhook, the development outbox's reply box). In order:
    plays nothing, and the account's own address (never the From) is told why, at most
    ``inbound_unauthenticated`` times an hour. Unauthenticated mail is counted against the
    sender's rate apart from authenticated mail, so forged mail cannot use up a player's rate.
-3. The command, read from the reply's own text, is mapped to the move the email offered (the
-   numbers are recomputed at the email's seq) and goes through the same service as on the
-   web: ``action_submit`` with the email's seq as ``expected_seq`` (the seq its player read)
-   and the message's digest as idempotency key; ``invitation_accept``. The service decides
+3. The command, read from the reply's own text, is mapped to the move the email offered (as
+   the email listed it, stored when it was written: games/emails/replies.py) and goes through
+   the same service as on the web: ``action_submit`` with the email's seq as
+   ``expected_seq`` (the seq its player read) and the message's digest as idempotency key;
+   ``invitation_accept``. The handler only translates the service's answers. The service decides
    whether a reply written for an older position still counts (other seats' picks in the
    same simultaneous step do not make it older: games/services/simultaneous.py); if not, the
    answer says the game moved on. A reply that names no move is answered by the same rule
@@ -36,9 +37,10 @@ from email.utils import parseaddr
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 
 from games.emails.addresses import InvitationAddress, MoveAddress, ReplyAddress, read_address
-from games.emails.replies import numbered_moves
+from games.emails.replies import NumberedMove, numbered_moves
 from games.inbound import answers, authentication
 from games.inbound.answers import Answer
 from games.inbound.limits import max_bytes, sender_allowed, unauthenticated_answer_allowed
@@ -51,7 +53,7 @@ from games.inbound.parse import (
     recipients_of,
     sender_of,
 )
-from games.models import Event, Game, Invitation, Seat
+from games.models import Game, Invitation, Seat
 from games.services import (
     Conflict,
     Forbidden,
@@ -200,52 +202,62 @@ def _move(reply: Reply, address: MoveAddress) -> Outcome:
         log.info("inbound mail: a reply for game %s seat %s not from its player ignored",
                  address.game_id, address.position)
         return Outcome("not_the_player")
-    idempotency_key = f"mail:{reply.key[:48]}"
-    if Event.objects.filter(game=game, idempotency_key=idempotency_key).exists():
-        return Outcome("duplicate")
     fields: dict[str, object] = {"user_id": user.pk, "position": address.position, "seq": address.seq}
+    move, refusal = _resolve(_command(reply), game, address)
+    if move is None:
+        return _refused(reply, game, address, fields, refusal)
+    return _submitted(reply, game, address, fields, user, move)
+
+
+def _resolve(
+    command: Command, game: Game, address: MoveAddress
+) -> tuple[NumberedMove | None, dict[str, object]]:
+    """The move the reply names, among those the email listed (as it listed them, read back:
+    games/emails/replies.py); else None and what to tell the player."""
+    if command.kind == "undecodable":
+        return None, {"problem": answers.undecodable_problem(command.said)}
+    if command.kind == "empty":
+        return None, {"problem": answers.EMPTY_PROBLEM}
+    if command.kind not in ("move", "pass"):
+        said = f"We could not read a move in your reply (“{command.said}”)." if command.said else (
+            "We could not read your reply.")
+        return None, {"number": command.number, "problem": said}
+    moves = numbered_moves(game, address.position, address.seq)
+    if not moves:
+        return None, {"problem": "It is not your turn in this game now."}
+    if command.kind == "pass":
+        move = moves.pass_move
+        return move, {} if move is not None else {"problem": "You cannot pass now: choose one of your moves."}
+    assert command.number is not None
+    move = moves.number(command.number)
+    if move is None:
+        problem = f"There is no move {command.number}: your moves are numbered 1 to {len(moves)}."
+        return None, {"number": command.number, "problem": problem}
+    return move, {}
+
+
+def _refused(
+    reply: Reply, game: Game, address: MoveAddress, fields: dict[str, object], refusal: dict[str, object]
+) -> Outcome:
+    """A reply that names no move: nothing to submit. The service's rules still tell a game
+    that is over, and an older position ("moved on"), from a mistake in the reply."""
     if game.status != Game.Status.ACTIVE:
         return _queued(reply, answers.NOT_RUNNING, game.pk, **fields)
+    if game.seq != address.seq and not decision_unchanged(game, address.position, address.seq):
+        return _queued(reply, answers.STALE, game.pk, **fields)
+    return _queued(reply, answers.PROBLEM, game.pk, **refusal, **fields)
 
-    def refused(**problem: object) -> Outcome:
-        # Nothing to submit: the service's rule still tells an older position ("moved on")
-        # from a mistake in the reply.
-        if game.seq != address.seq and not decision_unchanged(game, address.position, address.seq):
-            return _queued(reply, answers.STALE, game.pk, **fields)
-        return _queued(reply, answers.PROBLEM, game.pk, **problem, **fields)
 
-    command = _command(reply)
-    moves = numbered_moves(game, address.position, address.seq)
-    if not moves or seat is None or seat.replaced_by_bot:
-        problem = (
-            "A bot plays your seat for the rest of this game after repeated timeouts."
-            if seat is not None and seat.replaced_by_bot
-            else "It is not your turn in this game now."
-        )
-        return refused(problem=problem)
-    move = None
-    if command.kind == "move" and command.number is not None:
-        move = moves.number(command.number)
-        problem = "" if move is not None else (
-            f"There is no move {command.number}: your moves are numbered 1 to {len(moves)}."
-        )
-    elif command.kind == "pass":
-        move = moves.pass_move
-        problem = "" if move is not None else "You cannot pass now: choose one of your moves."
-    elif command.kind == "undecodable":
-        problem = answers.undecodable_problem(command.said)
-    elif command.kind == "empty":
-        problem = answers.EMPTY_PROBLEM
-    elif command.said:
-        problem = f"We could not read a move in your reply (“{command.said}”)."
-    else:
-        problem = "We could not read your reply."
-    if move is None:
-        return refused(number=command.number, problem=problem)
+def _submitted(
+    reply: Reply, game: Game, address: MoveAddress, fields: dict[str, object], user: User, move: NumberedMove
+) -> Outcome:
+    """Play ``move`` through the service, as the web does, and translate what it says: the
+    service decides (stale, illegal, not your turn, a bot's seat, the game over, a message
+    delivered twice, by its idempotency key); this adds no check of its own."""
     try:
         submitted = action_submit(
             game_id=game.pk, user=user, action=move.action, expected_seq=address.seq,
-            idempotency_key=idempotency_key,
+            idempotency_key=f"mail:{reply.key[:48]}",
         )
     except StaleSeq:
         return _queued(reply, answers.STALE, game.pk, **fields)

@@ -1,5 +1,6 @@
 """The only code that changes games. Views, API views and tasks call these functions."""
 
+from games.read.state import load_state, replay_from_start, rules_for
 from games.services.accounts import display_name_for, login_link_send, profile_for, profile_update
 from games.services.chat import chat_post
 from games.services.errors import (
@@ -24,7 +25,6 @@ from games.services.lobby import (
 from games.services.play import Submitted, action_submit, bot_play, lock_game, record, settle
 from games.services.resign import seat_resign
 from games.services.simultaneous import decision_unchanged
-from games.services.state import load_state, replay_from_start, rules_for
 from games.services.takeback import move_take_back, take_back_check
 from games.services.timeouts import profile_set_away, reminder_send, sweep_due, timeout_apply
 

@@ -20,10 +20,11 @@ from django.utils import timezone
 import engine
 from games import safejson, side_effects
 from games.models import Event, Game, Seat
+from games.read.options import fixed_deal_options
+from games.read.state import cache_put
 from games.services.append import append_event
 from games.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 from games.services.play import lock_game, settle
-from games.services.state import cache_put
 
 MIN_MOVE_TIME = timedelta(hours=1)
 MAX_MOVE_TIME = timedelta(days=14)
@@ -42,12 +43,6 @@ def _rules(rules_id: object) -> engine.base.Rules[Any]:
         return engine.get_rules(rules_id)
     except engine.UnknownRules as exc:
         raise InvalidInput(str(exc)) from None
-
-
-def fixed_deal_options(rules: engine.base.Rules[Any], options: dict[str, Any]) -> list[str]:
-    """The options in ``options`` that fix what the seed would draw (the rule set declares
-    them with ``fixes_chance``): a game with any of them is a fixed deal, not a fair shuffle."""
-    return [info.name for info in rules.options if info.fixes_chance and info.name in options]
 
 
 def _checked_options(options: object) -> dict[str, Any]:

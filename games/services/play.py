@@ -22,10 +22,10 @@ import engine
 from engine.bots import choose_action
 from games import eventlog, rows, side_effects
 from games.models import Event, Game, Seat
+from games.read.state import cache_put, load_state, rules_for, write_snapshot
 from games.services.append import append_event
 from games.services.errors import Conflict, Forbidden, IllegalMove, InvalidInput, NotFound, StaleSeq
 from games.services.simultaneous import decision_unchanged
-from games.services.state import cache_put, load_state, rules_for, write_snapshot
 
 PASS = {"type": "pass"}
 # What an append changes on the game row (saving only these keeps the UPDATE small). The chain

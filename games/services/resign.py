@@ -7,10 +7,10 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from games.models import Event, Game, Seat, person_name
+from games.read.state import cache_put, load_state
 from games.services.append import append_event
 from games.services.errors import Conflict
 from games.services.play import lock_own_seat, settle
-from games.services.state import cache_put, load_state
 
 
 def seat_resign(*, game_id: int, user: User) -> Event:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from django.db.models import Q
 
 from games.models import Event, Game
-from games.services.state import apply_events, load_state, rules_for
+from games.read.state import apply_events, load_state, rules_for
 
 # Kinds of another seat's decision that leave this seat's decision as it was. A timeout's
 # move is left out: the deadline of a simultaneous step is shared, so a timeout there is the

@@ -4,7 +4,7 @@ unless the move revealed something.
 The take-back is an event of its own (``Event.Kind.TAKE_BACK``, payload ``takes_back``: the
 seq of the move), appended through ``append_event`` like every other: the log stays
 append-only and hash-chained, and it keeps the move that was taken back. The state after a
-take-back is the state before that move; ``games.services.state.apply_events`` (and so
+take-back is the state before that move; ``games.read.state.apply_events`` (and so
 ``load_state``, ``replay_from_start`` and ``replay_check``) and ``engine.gamelog`` leave the
 taken-back move out.
 
@@ -27,10 +27,10 @@ from django.db import transaction
 from engine.base import FINAL_BY_DEFAULT
 from engine.errors import IllegalAction
 from games.models import Event, Game, Seat
+from games.read.state import cache_put, load_state, rules_for
 from games.services.append import append_event
 from games.services.errors import Conflict, StaleSeq
 from games.services.play import lock_own_seat, settle
-from games.services.state import cache_put, load_state, rules_for
 
 SECRET_PAYLOAD_KEYS = ("private", "public_action", "full_text")
 

@@ -22,10 +22,10 @@ from django.utils import timezone
 from engine.bots import choose_action
 from games import outbox, side_effects
 from games.models import Event, Game, PlayerProfile, Seat, person_name
+from games.read.state import cache_put, load_state, rules_for
 from games.services.append import append_event
 from games.services.errors import InvalidInput, NotFound
 from games.services.play import PASS, lock_game, record, settle
-from games.services.state import cache_put, load_state, rules_for
 
 log = logging.getLogger(__name__)
 

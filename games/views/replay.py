@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET
 from games import eventlog, selectors, services
 from games.eventlog import Viewer
 from games.models import Event, Game
-from games.services.state import load_state, rules_for, states_after_each
+from games.read.state import load_state, rules_for, states_after_each
 from games.tables import table_for
 from games.tables.base import colour_name, seat_names
 from games.views.charts import line_chart

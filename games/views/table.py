@@ -17,9 +17,8 @@ from games.context_processors import games_waiting
 from games.forms import InviteForm
 from games.models import Event, Game, PlayerProfile
 from games.services.chat import chat_lines, chat_post, chat_version
-from games.services.state import load_state, rules_for
 from games.tables import table_for
-from games.tables.base import colour_name, seat_names
+from games.tables.base import seat_names
 from games.views.accounts import current_user
 
 LOG_ROWS = 40
@@ -39,10 +38,12 @@ def version_of(game: Game) -> str:
 
 
 def table_context(request: HttpRequest, game: Game) -> dict[str, Any]:
-    detail = selectors.game_detail(game, request.user)
+    seat = selectors.user_seat(game, request.user)
+    seats_table = selectors.seats_table(game, seat) if game.seq >= 1 else None
+    detail = selectors.game_detail(game, request.user, table=seats_table)
     table = table_for(game.rules_id)
     user_id = request.user.pk if request.user.is_authenticated else None
-    has_seat = selectors.user_seat(game, request.user) is not None
+    has_seat = seat is not None
     context: dict[str, Any] = {
         "game": game,
         "detail": detail,
@@ -55,31 +56,17 @@ def table_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "table": table,
         "chat": chat_lines(game),
     }
-    if detail["view"] is not None:
-        context["board"] = table.board(detail["view"], detail["seats"])
-        colours = list(detail["view"].get("colours") or [])
-        context["waiting_for"] = [
-            {"name": context["names"].get(s, f"Seat {s}"), "colour": colours[s] if s < len(colours) else "",
-             "colour_name": colour_name(colours, s)}
-            for s in detail["to_act"]
-        ]
+    if seats_table is not None:
+        context["board"] = table.board(seats_table.view, detail["seats"])
+        # The game row's seats to act: the same turn as the page's seq (one row read).
+        context["waiting_for"] = seats_table.waiting_for(context["names"], detail["to_act"])
         log = selectors.events_for(game, request.user, after=max(0, game.seq - LOG_ROWS))
         context["log"] = list(reversed(log))
-    seat = selectors.user_seat(game, request.user)
-    if detail["legal_actions"]:
-        assert seat is not None
-        rules, state = rules_for(game), load_state(game)
-        previews = [
-            table.preview(action, detail["view"], rules=rules, state=state, seat=seat.position)
-            for action in detail["legal_actions"]
-        ]
-        context["steps"] = table.controls(detail["legal_actions"], detail["view"], previews)
-        # By legal action, as each move button's index: the confirm step says which are final.
-        context["finals"] = [
-            table.final(action, rules=rules, state=state, seat=seat.position)
-            for action in detail["legal_actions"]
-        ]
-        context["confirm_moves"] = _confirm_moves(request)
+        if seats_table.legal_actions:
+            context["steps"] = seats_table.controls
+            # By legal action, as each move button's index: the confirm step says which are final.
+            context["finals"] = seats_table.finals
+            context["confirm_moves"] = _confirm_moves(request)
     if seat is not None and game.is_running and context.get("log"):
         last = Event.objects.filter(game=game, seq=game.seq).first()
         context["can_take_back"] = services.take_back_check(game, last, seat).allowed

@@ -132,3 +132,25 @@ def test_recorded_result_must_match_the_replay() -> None:
     unfinished = [*lines[:10], lines[-1]]
     with pytest.raises(GameLogError, match="the game is still running"):
         check_result(parse(unfinished))
+
+
+def test_walk_is_the_one_replay_of_take_backs_for_the_log_and_the_service() -> None:
+    """``walk``: a take-back returns to the state before the action it names, which must be
+    the last action not yet taken back; the web service's state rebuild
+    (games/read/state.py) replays through it too."""
+    from engine.gamelog import Step, TakeBackError, final, walk
+
+    def add(total: int, step: Step) -> int:
+        assert isinstance(step.action, dict)
+        return total + int(step.action["n"])
+
+    steps = [
+        Step(2, 0, {"n": 1}), Step(3, 1, {"n": 10}), Step(4, 1, takes_back=3), Step(5), Step(6, 0, {"n": 100})
+    ]
+    assert [state for _step, state in walk(steps, 0, add)] == [1, 11, 1, 1, 101]
+    # Two take-backs in a row undo the last two actions, newest first.
+    assert final(walk([*steps[:2], Step(4, 1, takes_back=3), Step(5, 0, takes_back=2)], 0, add), 0) == 0
+    with pytest.raises(TakeBackError, match="seq 4"):
+        final(walk([*steps[:2], Step(4, 0, takes_back=2)], 0, add), 0)
+    with pytest.raises(TakeBackError):
+        final(walk([Step(2, 0, takes_back=1)], 0, add), 0)

@@ -39,8 +39,8 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 from engine.bots import choose_action
 from games import outbox, presence, tasks
 from games.models import Event, Game, Notification, PlayerProfile, Seat
+from games.read.state import states_after_each
 from games.services import action_submit, game_create, game_start, load_state, lobby, rules_for, seat_join
-from games.services.state import states_after_each
 from tests.notifications.helpers import make_user
 
 pytestmark = pytest.mark.django_db

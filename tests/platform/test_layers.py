@@ -1,9 +1,9 @@
 """The import contracts in pyproject.toml ([tool.importlinter]): the engine imports nothing of
 the project; the ways in (views, API, inbound mail, tasks, commands) sit above mail and
-reads, which sit above the services, then the side effects, the outbox and the models; and no
-module or package of games/ is part of an import cycle, imports inside functions included;
-and games/ imports no module inside a rule set (only the engine contract and what a rule
-set's package exports)."""
+reads, which sit above the services, then the side effects, the outbox, the read model and the
+models; the selectors never import the services; no module or package of games/ is part of
+an import cycle, imports inside functions included; and games/ imports no module inside a
+rule set (only the engine contract and what a rule set's package exports)."""
 
 from __future__ import annotations
 

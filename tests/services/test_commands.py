@@ -12,7 +12,7 @@ from django.core.management.base import CommandError
 
 from games import services
 from games.models import Game, Snapshot
-from games.services.state import cache_clear
+from games.read.state import cache_clear
 from tests.services.support import make_users, play_one, play_to_end, started_game
 
 pytestmark = pytest.mark.django_db

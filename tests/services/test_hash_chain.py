@@ -27,7 +27,7 @@ from rest_framework.test import APIClient
 from engine.chain import GENESIS, event_hash, verify
 from games import services
 from games.models import Event, Game, Seat
-from games.services.state import cache_clear
+from games.read.state import cache_clear
 from tests.services.support import make_users, play_one, play_to_end, started_game, user_to_act
 
 pytestmark = pytest.mark.django_db

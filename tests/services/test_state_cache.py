@@ -1,4 +1,4 @@
-"""The caches in front of state rebuilds (games/services/state.py).
+"""The caches in front of state rebuilds (games/read/state.py).
 
 A state enters a cache only when the append that produced it commits; the shared cache in
 Redis lets another process skip the rebuild; a failing Redis costs speed, never a move. Each
@@ -16,8 +16,9 @@ from pytest_django import DjangoAssertNumQueries
 
 from games import services
 from games.models import Game
-from games.services import play, state
-from games.services.state import SharedStates
+from games.read import state
+from games.read.state import SharedStates
+from games.services import play
 from tests.services.support import legal_for, make_users, seat_user, started_game
 
 pytestmark = pytest.mark.django_db
@@ -104,7 +105,7 @@ def test_a_redis_that_is_down_costs_a_rebuild_and_is_then_left_alone(
 ) -> None:
     down = SharedStates("redis://127.0.0.1:1/0", timeout_seconds=60)  # nothing listens on port 1
     monkeypatch.setattr(state, "_shared", down)
-    caplog.set_level(logging.WARNING, logger="games.services.state")
+    caplog.set_level(logging.WARNING, logger="games.read.state")
     with django_capture_on_commit_callbacks(execute=True):
         submit(game)  # the move goes through although its reads and writes of Redis fail
     state.cache_clear()
@@ -157,7 +158,7 @@ def test_an_unreadable_shared_entry_is_a_miss(
 ) -> None:
     shared.client.set(shared.key(game), b"\x80 not a state")
     state.cache_clear()
-    caplog.set_level(logging.WARNING, logger="games.services.state")
+    caplog.set_level(logging.WARNING, logger="games.read.state")
     assert dump(game, services.load_state(game)) == truth(game)
     assert any("has a bad signature: ignored" in r.getMessage() for r in caplog.records)
 

@@ -27,8 +27,8 @@ from rest_framework.test import APIClient
 import engine
 from games import services
 from games.models import Game
-from games.services import state
-from games.services.state import SharedStates
+from games.read import state
+from games.read.state import SharedStates
 from tests.services.support import make_users, seat_user, started_game
 
 pytestmark = pytest.mark.django_db
@@ -241,7 +241,7 @@ def test_a_wrong_state_under_a_games_redis_key_is_not_used(
 
     forge(forgery, own_shared, a, b, older)
     state.cache_clear()  # another process: only Redis could answer
-    caplog.set_level(logging.WARNING, logger="games.services.state")
+    caplog.set_level(logging.WARNING, logger="games.read.state")
     assert_the_log_decides(a, wrong)
     signed_by_us = forgery == "an older entry of this game"
     warned = any("has a bad signature: ignored" in r.getMessage() for r in caplog.records)

@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 import engine
 from games import services
 from games.models import Event, Game
-from games.services.state import cache_clear, load_state, replay_from_start, rules_for
+from games.read.state import cache_clear, load_state, replay_from_start, rules_for
 from tests.services.support import make_users
 
 pytestmark = pytest.mark.django_db

@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 
 from games import services
 from games.models import Game
-from games.services.state import load_state, rules_for
+from games.read.state import load_state, rules_for
 from tests.web.helpers import logged_in, make_user, started_game
 
 pytestmark = pytest.mark.django_db

@@ -20,7 +20,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 from engine import gamelog
 from games import selectors, services
 from games.models import Event, Game, PlayerProfile, Snapshot
-from games.services.state import cache_clear, load_state, replay_from_start, rules_for
+from games.read.state import cache_clear, load_state, replay_from_start, rules_for
 from games.tables import table_for
 from tests.web.helpers import logged_in, make_user, started_game
 

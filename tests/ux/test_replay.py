@@ -14,7 +14,7 @@ from engine.pirates.scoring import score_sheet
 from games import eventlog
 from games.eventlog import Viewer
 from games.models import Event, Game
-from games.services.state import load_state
+from games.read.state import load_state
 from tests.web.helpers import make_user, started_game
 from tests.web.test_replay_rules import _play
 

@@ -17,7 +17,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 from engine.bots import choose_action
 from games import outbox, presence, services, tasks
 from games.models import Game, Notification, Outbox, PlayerProfile, Seat
-from games.services.state import load_state, rules_for
+from games.read.state import load_state, rules_for
 from tests.web.helpers import logged_in, make_user, started_game
 
 pytestmark = pytest.mark.django_db

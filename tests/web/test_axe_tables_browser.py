@@ -16,7 +16,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 
 from games import services
 from games.models import Game, PlayerProfile, Seat
-from games.services.state import load_state, rules_for
+from games.read.state import load_state, rules_for
 from tests.web.axe import serious_violations
 from tests.web.helpers import make_user
 from tests.web.test_browser import PHONE, login

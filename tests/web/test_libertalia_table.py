@@ -19,6 +19,7 @@ from django.test import Client
 from engine import get_rules
 from games import selectors
 from games.models import Game
+from games.read import load_state
 from tests.web.helpers import make_user
 from tests.web.libertalia_support import DEAL3, PICKS3, libertalia_game, play, seat_users
 
@@ -162,7 +163,7 @@ def test_every_decision_has_a_clear_prompt_built_from_the_legal_actions(
     turns_seen: set[str] = set()
     for _ in range(120):
         game.refresh_from_db()
-        view = get_rules("libertalia").view(selectors.load_state(game), None)
+        view = get_rules("libertalia").view(load_state(game), None)
         if view["campaign"] != 1:
             break
         seat = game.to_act[0]

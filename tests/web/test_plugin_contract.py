@@ -22,7 +22,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 import engine
 from games import services
 from games.models import Game, Seat
-from games.services.state import load_state, rules_for
+from games.read.state import load_state, rules_for
 from tests.web.helpers import logged_in, make_user
 
 pytestmark = pytest.mark.django_db

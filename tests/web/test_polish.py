@@ -16,8 +16,8 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 
 from games import selectors, services, side_effects
 from games.models import Game, Invitation, Seat
+from games.read.state import load_state, rules_for
 from games.services import game_create
-from games.services.state import load_state, rules_for
 from games.tables import table_for
 from tests.web.helpers import logged_in, make_user
 

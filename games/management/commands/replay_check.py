@@ -20,7 +20,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from engine.chain import GENESIS, event_hash
 from games.models import Event, Game, Snapshot
-from games.services.state import apply_events, new_game_state, rules_for
+from games.read.state import apply_events, new_game_state, rules_for
 
 BAR_WIDTH = 30
 

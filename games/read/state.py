@@ -1,4 +1,6 @@
-"""Rebuilding a game's state from its log: latest snapshot at or before a seq, then replay.
+"""Rebuilding a game's state from its log: latest snapshot at or before a seq, then replay
+(``engine.gamelog.walk``, the same replay as the engine's log reader, take-backs included).
+The services write through ``cache_put`` and ``write_snapshot``; everything else only reads.
 
 Two caches stand in front of that, both filled only when the transaction that appended the
 event commits (a rolled-back move never leaves a state behind), and both keyed by the game's
@@ -38,6 +40,7 @@ from django.db import transaction
 
 import engine
 from engine.base import Rules
+from engine.gamelog import Step, final, walk
 from games.models import Event, Game, Snapshot
 
 log = logging.getLogger(__name__)
@@ -94,6 +97,8 @@ class SharedStates:
     # cost every request a connection attempt.
     RETRY_AFTER_SECONDS = 30.0
     # Salt of the signing key: another use of SECRET_KEY never yields the same key.
+    # (The salt keeps the module's old name: a new salt would make every entry written before a
+    # deploy a miss with a warning.)
     KEY_SALT = b"pirates.games.services.state.SharedStates"
     SIGNATURE_LENGTH = 64  # hex digits of an HMAC-SHA256
 
@@ -217,44 +222,38 @@ def new_game_state(game: Game, started: Event) -> Any:
 
 
 def taken_back(events: list[Event]) -> set[int]:
-    """The seqs of the moves that take-back events among ``events`` took back."""
-    return {
-        int(event.payload["takes_back"])
-        for event in events
-        if event.kind == Event.Kind.TAKE_BACK and isinstance(event.payload.get("takes_back"), int)
-    }
+    """The seqs of the moves that take-back events among ``events`` take back."""
+    return {step.takes_back for step in map(step_of, events) if step.takes_back is not None}
+
+
+def step_of(event: Event) -> Step:
+    """``event`` as the engine's replay reads it (``engine.gamelog.walk``)."""
+    if event.kind == Event.Kind.TAKE_BACK:
+        undone = event.payload.get("takes_back")
+        return Step(event.seq, event.seat, takes_back=undone if isinstance(undone, int) else 0)
+    action = event.action
+    return Step(event.seq, event.seat, action) if action is not None else Step(event.seq)
+
+
+def _applier(rules: Rules[Any]) -> Any:
+    def apply(state: Any, step: Step) -> Any:
+        assert step.seat is not None and step.action is not None
+        return rules.apply(state, step.seat, step.action)
+
+    return apply
 
 
 def apply_events(rules: Rules[Any], state: Any, events: list[Event]) -> Any:
-    """``state`` with the actions of ``events`` applied, except moves that a take-back among
-    them took back (the caller starts from a state before every move they take back)."""
-    undone = taken_back(events)
-    for event in events:
-        action = event.action
-        if action is not None and event.seq not in undone:
-            assert event.seat is not None
-            state = rules.apply(state, event.seat, action)
-    return state
+    """``state`` with ``events`` replayed (``engine.gamelog.walk``: a take-back returns to the
+    state before the move it takes back, which must be among ``events``)."""
+    return final(walk(map(step_of, events), state, _applier(rules)), state)
 
 
 def states_after_each(rules: Rules[Any], state: Any, events: list[Event]) -> list[Any]:
     """``state`` (after the event before ``events``) and then the state after each of
     ``events`` in turn (the replay's frames). After a take-back the state is again the one
     before the move it took back; the frame of the move itself still shows the move."""
-    states = [state]
-    at: dict[int, int] = {}  # seq -> index in states
-    if events:
-        at[events[0].seq - 1] = 0
-    for event in events:
-        if event.kind == Event.Kind.TAKE_BACK:
-            before = at.get(int(event.payload.get("takes_back", 0)) - 1)
-            if before is None:
-                raise ValueError(f"event {event.seq} takes back a move before the first replayed event")
-            states.append(states[before])
-        else:
-            states.append(apply_events(rules, states[-1], [event]))
-        at[event.seq] = len(states) - 1
-    return states
+    return [state, *(after for _step, after in walk(map(step_of, events), state, _applier(rules)))]
 
 
 def load_state(game: Game, seq: int | None = None) -> Any:
