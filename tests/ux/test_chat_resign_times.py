@@ -18,7 +18,7 @@ from tests.web.helpers import PASSWORD, logged_in, make_user, started_game
 pytestmark = pytest.mark.django_db
 
 
-def test_issue17_9_chat_at_the_table_and_in_the_turn_email(settings: SettingsWrapper) -> None:
+def test_chat_at_the_table_and_in_the_turn_email(settings: SettingsWrapper) -> None:
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     users = [make_user(n) for n in ("anne", "bob", "cat")]
     PlayerProfile.objects.create(user=users[1], display_name="Bonny Bob")
@@ -47,7 +47,7 @@ def test_issue17_9_chat_at_the_table_and_in_the_turn_email(settings: SettingsWra
     )
 
 
-def test_issue17_9_resigning_hands_the_seat_to_a_bot(
+def test_resigning_hands_the_seat_to_a_bot(
     settings: SettingsWrapper, django_capture_on_commit_callbacks: Any
 ) -> None:
     settings.BOT_MOVE_DELAY_SECONDS = 0
@@ -70,7 +70,7 @@ def test_issue17_9_resigning_hands_the_seat_to_a_bot(
         services.seat_resign(game_id=game.pk, user=users[0])
 
 
-def test_issue17_8_signup_guesses_the_zone_and_pages_show_local_times() -> None:
+def test_signup_guesses_the_zone_and_pages_show_local_times() -> None:
     client = Client()
     form = client.get("/accounts/signup/").content.decode()
     assert 'name="timezone"' in form and "data-guess-timezone" in form and "js/timezone.js" in form
@@ -96,7 +96,7 @@ def test_issue17_8_signup_guesses_the_zone_and_pages_show_local_times() -> None:
     assert PlayerProfile.objects.get(user__username="x").timezone == "UTC"
 
 
-def test_issue17_8_profile_offers_common_zones_first() -> None:
+def test_profile_offers_common_zones_first() -> None:
     page = logged_in(make_user("anne")).get("/accounts/profile/").content.decode()
     common = page.index('<optgroup label="Common time zones">')
     everything = page.index('<optgroup label="All time zones">')
@@ -104,7 +104,7 @@ def test_issue17_8_profile_offers_common_zones_first() -> None:
     assert 'name="confirm_moves"' in page
 
 
-def test_issue17_9_chat_is_not_in_the_log_or_the_replay() -> None:
+def test_chat_is_not_in_the_log_or_the_replay() -> None:
     users = [make_user(n) for n in ("anne", "bob", "cat")]
     game = started_game(users)
     seq = Game.objects.get(pk=game.pk).seq
@@ -113,7 +113,7 @@ def test_issue17_9_chat_is_not_in_the_log_or_the_replay() -> None:
 
 
 @pytest.mark.parametrize("path", ["take-back", "resign", "chat"])
-def test_issue17_9_a_private_game_does_not_exist_for_an_outsider_posting_to_it(path: str) -> None:
+def test_a_private_game_does_not_exist_for_an_outsider_posting_to_it(path: str) -> None:
     """Take-back, resign and table talk answer someone outside a private game as they answer an
     unknown id (404), and change nothing; the services say "no such game" too, not "no seat"."""
     users = [make_user(n) for n in ("anne", "bob", "cat")]

@@ -16,7 +16,7 @@ from tests.web.helpers import make_user, started_game
 pytestmark = pytest.mark.django_db
 
 
-def test_issue17_11_pirates_rules_page_is_how_to_play(client: Client) -> None:
+def test_pirates_rules_page_is_how_to_play(client: Client) -> None:
     page = client.get("/rules/pirates/")
     text = html.unescape(page.content.decode())
     assert page.status_code == 200
@@ -32,7 +32,7 @@ def test_issue17_11_pirates_rules_page_is_how_to_play(client: Client) -> None:
         assert f"<td>{bonus}</td>" in text
 
 
-def test_issue17_11_worked_example_adds_up() -> None:
+def test_worked_example_adds_up() -> None:
     from games.tables.pirates.how_to_play import how_to_play
 
     ex = how_to_play()["example"]
@@ -43,7 +43,7 @@ def test_issue17_11_worked_example_adds_up() -> None:
     assert ex["mutiny_pay"] == 2 * (4 + card["question_pay"])
 
 
-def test_issue17_11_table_symbols_have_tooltips() -> None:
+def test_table_symbols_have_tooltips() -> None:
     users = [make_user(n) for n in ("anne", "bob", "cat")]
     game = started_game(users)
     client = Client()

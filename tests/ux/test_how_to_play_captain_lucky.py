@@ -45,7 +45,7 @@ def _page(client: Client) -> tuple[str, str]:
     return body, text
 
 
-def test_issue17_11_captain_lucky_rules_page_is_how_to_play(client: Client) -> None:
+def test_captain_lucky_rules_page_is_how_to_play(client: Client) -> None:
     body, text = _page(client)
     assert "<title>How to play: Captain Lucky" in body
     assert "How to play Captain Lucky" in text
@@ -60,7 +60,7 @@ def test_issue17_11_captain_lucky_rules_page_is_how_to_play(client: Client) -> N
     assert 'class="clarified"' not in body
 
 
-def test_issue17_11_every_treasure_kind_with_its_counts_from_the_bundled_data(client: Client) -> None:
+def test_every_treasure_kind_with_its_counts_from_the_bundled_data(client: Client) -> None:
     """K-COMP-1: each kind with its count in each pack and in a game of 2-4 and of 5-6."""
     body, text = _page(client)
     rows = re.findall(r"<tr><td data-label=\"Treasure\">(.*?)</tr>", body, re.S)
@@ -84,7 +84,7 @@ def test_issue17_11_every_treasure_kind_with_its_counts_from_the_bundled_data(cl
         assert f'<td data-label="Left in the pile">{pile}</td>' in body
 
 
-def test_issue17_11_dice_odds_come_from_the_faces(client: Client) -> None:
+def test_dice_odds_come_from_the_faces(client: Client) -> None:
     """K-COMP-2: three pirate heads of six faces; n dice all show heads 1 time in 2^n."""
     _, text = _page(client)
     guide = how_to_play()
@@ -94,7 +94,7 @@ def test_issue17_11_dice_odds_come_from_the_faces(client: Client) -> None:
         assert f"1 in {2 ** row['dice']}" in text
 
 
-def test_issue17_11_worked_example_is_what_the_engine_plays() -> None:
+def test_worked_example_is_what_the_engine_plays() -> None:
     """The example turn, applied through the engine: K-TURN-1 (place, draw up), K-TURN-2
     (one die per card), K-TURN-4 (pay one card per blank, only the blanks roll again), K-TURN-3
     (all heads takes the set), K-END-2 (a point per card, +1 for the unused captain bonus)."""
@@ -125,7 +125,7 @@ def test_issue17_11_worked_example_is_what_the_engine_plays() -> None:
     assert state.phase != OVER and rules.to_act(state) == [1]
 
 
-def test_issue17_11_worked_example_numbers_are_on_the_page(client: Client) -> None:
+def test_worked_example_numbers_are_on_the_page(client: Client) -> None:
     _, text = _page(client)
     ex = how_to_play()["example"]
     for said in (f"the pile holds {ex['pile_start']} cards", ex["middle_start"], ex["middle_placed"],
@@ -135,7 +135,7 @@ def test_issue17_11_worked_example_numbers_are_on_the_page(client: Client) -> No
         assert said in text, said
 
 
-def test_issue17_11_headings_in_order_and_phone_tables(client: Client) -> None:
+def test_headings_in_order_and_phone_tables(client: Client) -> None:
     """One h1 (the guide's title), then h2 and h3 without a skipped level (axe's
     heading-order); wide tables scroll in a table-wrap or stack on a phone."""
     body, _ = _page(client)
@@ -146,7 +146,7 @@ def test_issue17_11_headings_in_order_and_phone_tables(client: Client) -> None:
     assert " style=" not in body and "<script>" not in body
 
 
-def test_issue17_11_table_symbols_have_tooltips() -> None:
+def test_table_symbols_have_tooltips() -> None:
     users = [make_user(n) for n in ("anne", "bob")]
     game = services.game_create(
         creator=users[0], rules_id="captain-lucky", players=2, options={}, is_public=True
@@ -166,7 +166,7 @@ def test_issue17_11_table_symbols_have_tooltips() -> None:
     assert 'title="Cards paid to re-roll dice' in page
 
 
-def test_issue17_11_set_tooltips_say_whose_set_and_whether_it_can_be_stolen() -> None:
+def test_set_tooltips_say_whose_set_and_whether_it_can_be_stolen() -> None:
     """K-SET-3 names, K-TURN-2: a complete set of 5 in a collection cannot be stolen."""
     colours = ["red", "blue", "green"]
     assert set_title("m4", 5, colours).startswith("Set 4 of the middle: anyone may try")

@@ -42,7 +42,7 @@ def _text(page: str) -> str:
 
 
 @pytest.mark.django_db
-def test_issue17_11_libertalia_rules_page_is_how_to_play() -> None:
+def test_libertalia_rules_page_is_how_to_play() -> None:
     page = _page()
     text = _text(page)
     assert "<title>How to play: Libertalia" in page and "How to play Libertalia" in text
@@ -56,7 +56,7 @@ def test_issue17_11_libertalia_rules_page_is_how_to_play() -> None:
 
 
 @pytest.mark.django_db
-def test_issue17_11_every_character_with_its_values() -> None:
+def test_every_character_with_its_values() -> None:
     """L-COMP-1, L-COMP-2, L-CHAR: all 30 characters, their timing, effect and influence in
     each of the six colours, as the bundled set has them."""
     page = _page()
@@ -85,7 +85,7 @@ def test_issue17_11_every_character_with_its_values() -> None:
     assert "+ 5 per chest + 3 per jewel + 1 per goods − 3 per cursed relic + 12 per set of 3" in _text(page)
 
 
-def test_issue17_11_worked_day_is_the_engines() -> None:
+def test_worked_day_is_the_engines() -> None:
     """L-SUN-2, L-ORD-2, L-CHAR-3, L-CHAR-29, L-DUSK-2, L-CHAR-18, L-DEC-5, L-CHAR-7, L-END-2:
     the worked day, played through the engine with the same deal, gives the page's numbers."""
     ex: dict[str, Any] = how_to_play()["example"]
@@ -124,7 +124,7 @@ def test_issue17_11_worked_day_is_the_engines() -> None:
 
 
 @pytest.mark.django_db
-def test_issue17_11_page_shows_the_example_numbers() -> None:
+def test_page_shows_the_example_numbers() -> None:
     text = _text(_page())
     ex = how_to_play()["example"]
     assert (f"pays Red {ex['beggar_pay']} doubloons: Yellow {ex['start']} → {ex['after_beggar']['yellow']}, "
@@ -136,7 +136,7 @@ def test_issue17_11_page_shows_the_example_numbers() -> None:
 
 
 @pytest.mark.django_db
-def test_issue17_11_libertalia_table_symbols_have_tooltips() -> None:
+def test_libertalia_table_symbols_have_tooltips() -> None:
     people = [make_user(n) for n in ("anne", "bob", "cat")]
     game = libertalia_game(people, DEAL3)
     by_seat = seat_users(game)

@@ -29,7 +29,7 @@ def _guide_text(client: Client) -> tuple[int, str]:
     return page.status_code, page.content.decode()
 
 
-def test_issue17_11_classic_rules_page_is_how_to_play(client: Client) -> None:
+def test_classic_rules_page_is_how_to_play(client: Client) -> None:
     status, raw = _guide_text(client)
     text = html.unescape(raw)
     assert status == 200
@@ -44,7 +44,7 @@ def test_issue17_11_classic_rules_page_is_how_to_play(client: Client) -> None:
         assert marker not in text, marker
 
 
-def test_issue17_11_every_ship_and_bonus_of_the_bundled_set_is_listed_with_its_values(client: Client) -> None:
+def test_every_ship_and_bonus_of_the_bundled_set_is_listed_with_its_values(client: Client) -> None:
     _, raw = _guide_text(client)
     text = html.unescape(raw)
     ships = bundled_ship_set()
@@ -66,7 +66,7 @@ def test_issue17_11_every_ship_and_bonus_of_the_bundled_set_is_listed_with_its_v
     assert '<div class="table-wrap">\n  <table class="table compact card-list stack-on-phone">' in raw
 
 
-def test_issue17_11_headings_go_in_order(client: Client) -> None:
+def test_headings_go_in_order(client: Client) -> None:
     """The guide's title is the page's one h1, and no heading skips a level."""
     _, raw = _guide_text(client)
     levels = [int(n) for n in re.findall(r"<h([1-6])[\s>]", raw)]
@@ -88,7 +88,7 @@ def _play(state: ClassicState, moves: list[tuple[int, dict[str, object]]]) -> Cl
     return state if forced is None else RULES.apply(state, state.active, forced)
 
 
-def test_issue17_11_worked_boarding_matches_the_engine() -> None:
+def test_worked_boarding_matches_the_engine() -> None:
     """C-BOARD-2, C-BOARD-3: Red 4 on Blue 3 on Green ? boards the example ship."""
     ex = how_to_play()["example"]
     ship = ex["ship"]
@@ -107,7 +107,7 @@ def test_issue17_11_worked_boarding_matches_the_engine() -> None:
     assert after.booty[0][KIND_INDEX[first]] == 1 and after.booty[1][KIND_INDEX[second]] == 1
 
 
-def test_issue17_11_worked_challenge_matches_the_engine() -> None:
+def test_worked_challenge_matches_the_engine() -> None:
     """C-MUT-2, C-MUT-3, C-BOARD-3: Green challenges the stack of 7, Red (down to a few ducats)
     boards the cheapest ship and the supply pays what Red cannot."""
     ch = how_to_play()["challenge"]
@@ -124,14 +124,14 @@ def test_issue17_11_worked_challenge_matches_the_engine() -> None:
     assert after.booty[0][KIND_INDEX[ch["ship"]["booty"][0]]] == 1
 
 
-def test_issue17_11_shared_majority_example_is_the_engines() -> None:
+def test_shared_majority_example_is_the_engines() -> None:
     """C-END-1, C-END-3: two players with 2 chests share the bonus, two with 1 get 1 each."""
     sh = how_to_play()["shared"]
     assert booty_ducats(sh["counts"], sh["bonus"]) == [sh["leader"], sh["leader"], sh["other"], sh["other"]]
     assert sh["bonus"] == 15 and (sh["leader"], sh["other"], sh["lost"]) == (7, 1, 1)
 
 
-def test_issue17_11_classic_table_symbols_have_tooltips() -> None:
+def test_classic_table_symbols_have_tooltips() -> None:
     users = [make_user(n) for n in ("anne", "bob", "cat")]
     game = classic_game(users)
     client = Client()

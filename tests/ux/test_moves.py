@@ -60,7 +60,7 @@ def _move(game: Game, users: list[Any], prefer: str = "assemble") -> Event:
     return submitted.event
 
 
-def test_issue17_4_every_move_button_carries_its_preview(trio: tuple[Game, list[Any], list[Client]]) -> None:
+def test_every_move_button_carries_its_preview(trio: tuple[Game, list[Any], list[Client]]) -> None:
     game, users, clients = trio
     seat = _to_act(game, users)
     page = clients[seat].get(f"/games/{game.pk}/").content.decode()
@@ -78,7 +78,7 @@ def test_issue17_4_every_move_button_carries_its_preview(trio: tuple[Game, list[
     assert 'data-confirm="1"' in page and 'id="confirm-move"' in page
 
 
-def test_issue17_4_preview_of_a_mutiny_says_what_it_costs_and_the_ducats_after() -> None:
+def test_preview_of_a_mutiny_says_what_it_costs_and_the_ducats_after() -> None:
     """The mutiny that cost 44 ducats in one click: the preview names the cost, the ducats
     before and after, and the black spot, from the engine's own arithmetic."""
     users = [make_user(n) for n in ("anne", "bob", "cat")]
@@ -119,7 +119,7 @@ def test_generic_table_previews_with_the_action_label() -> None:
     assert table.preview(action, {}, rules=rules, state=state, seat=0) == table.action_label(action, {})
 
 
-def test_issue17_4_confirm_can_be_switched_off_in_the_profile(
+def test_confirm_can_be_switched_off_in_the_profile(
     trio: tuple[Game, list[Any], list[Client]]
 ) -> None:
     game, users, clients = trio
@@ -133,7 +133,7 @@ def test_issue17_4_confirm_can_be_switched_off_in_the_profile(
     assert 'data-confirm="0"' in page
 
 
-def test_issue17_4_take_back_until_the_next_player_acts(trio: tuple[Game, list[Any], list[Client]]) -> None:
+def test_take_back_until_the_next_player_acts(trio: tuple[Game, list[Any], list[Client]]) -> None:
     game, users, clients = trio
     seat = _to_act(game, users)
     before_state = rules_for(game).dump(load_state(game))
@@ -159,7 +159,7 @@ def test_issue17_4_take_back_until_the_next_player_acts(trio: tuple[Game, list[A
         services.move_take_back(game_id=game.pk, user=users[seat], expected_seq=game.seq)
 
 
-def test_issue17_4_no_take_back_after_the_next_player_acted(
+def test_no_take_back_after_the_next_player_acted(
     trio: tuple[Game, list[Any], list[Client]]
 ) -> None:
     game, users, _clients = trio
@@ -173,7 +173,7 @@ def test_issue17_4_no_take_back_after_the_next_player_acted(
         services.move_take_back(game_id=game.pk, user=users[first], expected_seq=game.seq)
 
 
-def test_issue17_4_no_take_back_of_a_move_that_drew_cards() -> None:
+def test_no_take_back_of_a_move_that_drew_cards() -> None:
     """A capture that empties the display draws four new cards from the deck (P-CAP-8): the
     rule set says such a move is final, and the refusal says why."""
     users = [make_user(n) for n in ("anne", "bob", "cat")]
@@ -201,7 +201,7 @@ def test_issue17_4_no_take_back_of_a_move_that_drew_cards() -> None:
     pytest.fail("no capture drew cards")
 
 
-def test_issue17_4_take_back_after_a_snapshot_and_replay_check(
+def test_take_back_after_a_snapshot_and_replay_check(
     settings: SettingsWrapper, trio: tuple[Game, list[Any], list[Client]]
 ) -> None:
     """A snapshot written right after the move that is taken back includes that move:

@@ -27,7 +27,7 @@ def _named(username: str, display: str) -> object:
     return user
 
 
-def test_issue17_1_table_lobby_and_log_show_display_names() -> None:
+def test_table_lobby_and_log_show_display_names() -> None:
     sam = _named("sam_salt", "Salty Sam")
     bob, cat = make_user("bob"), make_user("cat")
     game = started_game([sam, bob, cat])  # type: ignore[list-item]
@@ -44,7 +44,7 @@ def test_issue17_1_table_lobby_and_log_show_display_names() -> None:
     assert board["names"][0] == "Salty Sam"
 
 
-def test_issue17_1_navigation_shows_the_display_name() -> None:
+def test_navigation_shows_the_display_name() -> None:
     sam = _named("sam_salt", "Salty Sam")
     client = Client()
     client.force_login(sam)  # type: ignore[arg-type]
@@ -52,7 +52,7 @@ def test_issue17_1_navigation_shows_the_display_name() -> None:
     assert "Salty Sam" in page
 
 
-def test_issue17_1_emails_greet_by_display_name(settings: SettingsWrapper) -> None:
+def test_emails_greet_by_display_name(settings: SettingsWrapper) -> None:
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     settings.BOT_MOVE_DELAY_SECONDS = 0
     sam = _named("sam_salt", "Salty Sam")
@@ -76,7 +76,7 @@ def _site_url(**env: str) -> str:
     return out.stdout.strip()
 
 
-def test_issue17_2_site_url_follows_the_dev_port() -> None:
+def test_site_url_follows_the_dev_port() -> None:
     assert _site_url(PIRATES_PORT="8123") == "http://localhost:8123"
     assert _site_url() == "http://localhost:8000"
     assert _site_url(PIRATES_PORT="8123", SITE_URL="https://pirates.example.org/") == "https://pirates.example.org"

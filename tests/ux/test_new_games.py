@@ -31,7 +31,7 @@ def _create(client: Client, **fields: str) -> Game:
     return Game.objects.order_by("-pk").first()  # type: ignore[return-value]
 
 
-def test_issue17_7_inviting_makes_the_game_private_by_default() -> None:
+def test_inviting_makes_the_game_private_by_default() -> None:
     client = Client()
     client.force_login(make_user("anne"))
     assert 'value="auto" selected' in client.get("/games/new/").content.decode()
@@ -57,7 +57,7 @@ def _seats_filled_rows(game: Game) -> int:
     return Outbox.objects.filter(game=game, kind=Outbox.Kind.SEATS_FILLED).count()
 
 
-def test_issue17_7_creator_is_emailed_when_the_last_seat_fills(
+def test_creator_is_emailed_when_the_last_seat_fills(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     anne, bob, cat = make_user("anne"), make_user("bob"), make_user("cat")
@@ -82,7 +82,7 @@ def test_issue17_7_creator_is_emailed_when_the_last_seat_fills(
     assert len([m for m in mail.outbox if m.to == ["anne@example.test"]]) == 1
 
 
-def test_issue17_7_no_email_when_the_creator_started_it(django_capture_on_commit_callbacks: Any) -> None:
+def test_no_email_when_the_creator_started_it(django_capture_on_commit_callbacks: Any) -> None:
     anne, bob, cat = make_user("anne"), make_user("bob"), make_user("cat")
     game = services.game_create(creator=anne, rules_id="pirates", players=3)
     services.seat_join(game_id=game.pk, user=bob)
@@ -93,7 +93,7 @@ def test_issue17_7_no_email_when_the_creator_started_it(django_capture_on_commit
     assert Outbox.objects.get(game=game, kind=Outbox.Kind.SEATS_FILLED).status == Outbox.Status.DONE
 
 
-def test_issue17_7_no_email_when_a_seat_was_left_again(django_capture_on_commit_callbacks: Any) -> None:
+def test_no_email_when_a_seat_was_left_again(django_capture_on_commit_callbacks: Any) -> None:
     anne, bob, cat = make_user("anne"), make_user("bob"), make_user("cat")
     game = services.game_create(creator=anne, rules_id="pirates", players=3)
     services.seat_join(game_id=game.pk, user=bob)
@@ -103,7 +103,7 @@ def test_issue17_7_no_email_when_a_seat_was_left_again(django_capture_on_commit_
     assert [m for m in mail.outbox if m.to == ["anne@example.test"]] == []
 
 
-def test_issue17_7_auto_start_when_full(django_capture_on_commit_callbacks: Any) -> None:
+def test_auto_start_when_full(django_capture_on_commit_callbacks: Any) -> None:
     anne, bob = make_user("anne"), make_user("bob")
     game = services.game_create(creator=anne, rules_id="pirates", players=3, bot_seats=1, auto_start=True)
     seat = services.seat_join(game_id=game.pk, user=bob)
@@ -115,7 +115,7 @@ def test_issue17_7_auto_start_when_full(django_capture_on_commit_callbacks: Any)
     assert len(to_anne) == 1
 
 
-def test_issue17_7_new_game_form_offers_auto_start() -> None:
+def test_new_game_form_offers_auto_start() -> None:
     client = Client()
     client.force_login(make_user("anne"))
     game = _create(client, title="Quick", auto_start="on")

@@ -41,13 +41,13 @@ def finished() -> Game:
     return game
 
 
-def test_issue17_3_replay_opens_at_the_first_event(finished: Game) -> None:
+def test_replay_opens_at_the_first_event(finished: Game) -> None:
     text = _player(finished).get(f"/games/{finished.pk}/replay/").content.decode()
     assert 'id="replay-slider" min="1"' in text and 'value="1"' in text
     assert '<div class="frame" data-seq="1">' in text
 
 
-def test_issue17_3_move_list_has_every_log_sentence_with_a_link(finished: Game) -> None:
+def test_move_list_has_every_log_sentence_with_a_link(finished: Game) -> None:
     text = _player(finished).get(f"/games/{finished.pk}/replay/?seq=5").content.decode()
     links = re.findall(r'<a href="\?seq=(\d+)" class="move-link" data-seq="\d+"( aria-current="step")?', text)
     assert [int(seq) for seq, _ in links] == list(range(1, finished.seq + 1))
@@ -58,7 +58,7 @@ def test_issue17_3_move_list_has_every_log_sentence_with_a_link(finished: Game) 
         assert sentence and sentence.replace("'", "&#x27;") in text
 
 
-def test_issue17_3_chart_plots_the_score_if_the_game_ended_now(finished: Game) -> None:
+def test_chart_plots_the_score_if_the_game_ended_now(finished: Game) -> None:
     text = _player(finished).get(f"/games/{finished.pk}/replay/").content.decode()
     series = _json(text, "chart-series")
     assert isinstance(series, list) and len(series) == finished.seq

@@ -39,7 +39,7 @@ def _title(page: str) -> str:
     return found.group(1).strip()
 
 
-def test_issue17_5_tab_title_and_navigation_count_games_waiting() -> None:
+def test_tab_title_and_navigation_count_games_waiting() -> None:
     users = [make_user(n) for n in ("anne", "bob", "cat")]
     game = started_game(users)
     game.title = "Skull Bay"
@@ -57,7 +57,7 @@ def test_issue17_5_tab_title_and_navigation_count_games_waiting() -> None:
     assert _title(lobby).startswith("(2) Your games")
 
 
-def test_issue17_5_lobby_updates_itself() -> None:
+def test_lobby_updates_itself() -> None:
     users = [make_user(n) for n in ("anne", "bob", "cat")]
     game = started_game(users)
     _anne, bob, _cat = _clients(users)
@@ -77,7 +77,7 @@ def test_issue17_5_lobby_updates_itself() -> None:
         assert b'data-waiting="1"' in fresh.content
 
 
-def test_issue17_10_the_live_poll_records_presence() -> None:
+def test_the_live_poll_records_presence() -> None:
     users = [make_user(n) for n in ("anne", "bob", "cat")]
     game = started_game(users)
     anne, _bob, _cat = _clients(users)
@@ -112,7 +112,7 @@ def _play_to_end(
     return movers
 
 
-def test_issue17_10_a_game_played_at_the_table_sends_no_turn_emails(
+def test_a_game_played_at_the_table_sends_no_turn_emails(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     users = [make_user(n) for n in ("anne", "bob", "cat")]
@@ -129,7 +129,7 @@ def test_issue17_10_a_game_played_at_the_table_sends_no_turn_emails(
     assert not Notification.objects.filter(game=game, kind=Notification.Kind.TURN).exclude(key="1").exists()
 
 
-def test_issue17_10_a_player_away_gets_one_email_per_turn(django_capture_on_commit_callbacks: Any) -> None:
+def test_a_player_away_gets_one_email_per_turn(django_capture_on_commit_callbacks: Any) -> None:
     users = [make_user(n) for n in ("anne", "bob", "cat")]
     clients = _clients(users)
     with django_capture_on_commit_callbacks(execute=True):
@@ -147,7 +147,7 @@ def test_issue17_10_a_player_away_gets_one_email_per_turn(django_capture_on_comm
     assert others == []
 
 
-def test_issue17_10_every_turn_choice_emails_even_at_the_table(
+def test_every_turn_choice_emails_even_at_the_table(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     users = [make_user(n) for n in ("anne", "bob", "cat")]
@@ -160,7 +160,7 @@ def test_issue17_10_every_turn_choice_emails_even_at_the_table(
     assert not any(m.to == ["anne@example.test"] and "Your turn" in m.subject for m in mail.outbox[1:])
 
 
-def test_issue17_10_a_player_who_leaves_without_moving_is_emailed_later(settings: SettingsWrapper) -> None:
+def test_a_player_who_leaves_without_moving_is_emailed_later(settings: SettingsWrapper) -> None:
     settings.PRESENCE_SECONDS = 60
     users = [make_user(n) for n in ("anne", "bob", "cat")]
     game = started_game(users)

@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 
-def test_issue17_11_libertalia_how_to_play_fits_a_phone_and_passes_axe(
+def test_libertalia_how_to_play_fits_a_phone_and_passes_axe(
     live_server: Any, browser: Any
 ) -> None:
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, bypass_csp=True)
@@ -43,7 +43,7 @@ def test_issue17_11_libertalia_how_to_play_fits_a_phone_and_passes_axe(
 
 
 @pytest.mark.usefixtures("transactional_db")
-def test_issue17_4_libertalia_confirm_step_shows_the_preview(live_server: Any, browser: Any) -> None:
+def test_libertalia_confirm_step_shows_the_preview(live_server: Any, browser: Any) -> None:
     people = [make_user(n) for n in ("anne", "bob", "cat")]
     game = libertalia_game(people, DEAL3)
     name = {seat: user.username for seat, user in seat_users(game).items()}[0]

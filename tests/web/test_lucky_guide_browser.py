@@ -29,7 +29,7 @@ def _violations(page: Any, url: str) -> dict[str, Any]:
     return found
 
 
-def test_issue17_11_lucky_how_to_play_fits_a_phone_and_passes_axe(live_server: Any, browser: Any) -> None:
+def test_lucky_how_to_play_fits_a_phone_and_passes_axe(live_server: Any, browser: Any) -> None:
     base = live_server.url
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     page = context.new_page()
@@ -47,7 +47,7 @@ def test_issue17_11_lucky_how_to_play_fits_a_phone_and_passes_axe(live_server: A
     assert found == {}, json.dumps(found, indent=1)
 
 
-def test_issue17_4_lucky_confirm_step_shows_the_preview(live_server: Any, browser: Any) -> None:
+def test_lucky_confirm_step_shows_the_preview(live_server: Any, browser: Any) -> None:
     users = [make_user(n) for n in ("anne", "bob")]
     game = services.game_create(creator=users[0], rules_id="captain-lucky", players=2, options={},
                                 is_public=True)

@@ -68,7 +68,7 @@ def _rect(page: Any, selector: str) -> dict[str, float]:
 
 
 @pytest.mark.usefixtures("transactional_db")
-def test_issue17_preview_confirm_take_back_title_and_announcement(
+def test_preview_confirm_take_back_title_and_announcement(
     live_server: Any, browser: Any, console: ConsoleWatch  # noqa: F811
 ) -> None:
     base = live_server.url
@@ -136,7 +136,7 @@ def test_issue17_preview_confirm_take_back_title_and_announcement(
 
 
 @pytest.mark.usefixtures("transactional_db")
-def test_issue17_table_talk_reaches_the_other_players_without_a_reload(
+def test_table_talk_reaches_the_other_players_without_a_reload(
     live_server: Any, browser: Any, console: ConsoleWatch  # noqa: F811
 ) -> None:
     base = live_server.url
@@ -160,7 +160,7 @@ def test_issue17_table_talk_reaches_the_other_players_without_a_reload(
     bob_context.close()
 
 
-def test_issue17_replay_move_list_and_legend_follow_the_cursor(
+def test_replay_move_list_and_legend_follow_the_cursor(
     live_server: Any, browser: Any, console: ConsoleWatch, finished_and_running: dict[str, Any]  # noqa: F811
 ) -> None:
     base = live_server.url
@@ -193,7 +193,7 @@ def test_issue17_replay_move_list_and_legend_follow_the_cursor(
     context.close()
 
 
-def test_issue17_phone_layouts(
+def test_phone_layouts(
     live_server: Any, browser: Any, console: ConsoleWatch, finished_and_running: dict[str, Any]  # noqa: F811
 ) -> None:
     base = live_server.url
@@ -242,7 +242,7 @@ def test_issue17_phone_layouts(
     context.close()
 
 
-def test_issue17_accessibility_no_serious_or_critical_violations(
+def test_accessibility_no_serious_or_critical_violations(
     live_server: Any, browser: Any, finished_and_running: dict[str, Any]  # noqa: F811
 ) -> None:
     base = live_server.url
@@ -276,7 +276,7 @@ def test_issue17_accessibility_no_serious_or_critical_violations(
 
 
 @pytest.mark.usefixtures("transactional_db")
-def test_issue17_turn_email_fits_a_phone(browser: Any, settings: Any) -> None:
+def test_turn_email_fits_a_phone(browser: Any, settings: Any) -> None:
     """The HTML turn email was 1,125 px wide (an unbroken log-in link): at 375 px it now fits."""
     from games.emails import _game_context, render
 
@@ -296,7 +296,7 @@ def test_issue17_turn_email_fits_a_phone(browser: Any, settings: Any) -> None:
 
 
 @pytest.mark.usefixtures("transactional_db")
-def test_issue17_browser_notifications_are_asked_for_on_a_click(
+def test_browser_notifications_are_asked_for_on_a_click(
     live_server: Any, browser: Any, console: ConsoleWatch  # noqa: F811
 ) -> None:
     base = live_server.url
