@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from pytest_django.fixtures import Settings as SettingsWrapper
 
+from engine.registry import all_rules
 from games import services
 from games.models import Game, PlayerProfile, Seat
 from games.read.state import load_state, rules_for
@@ -24,8 +25,8 @@ from tests.web.test_browser import PHONE, login
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 WIDE = {"width": 1440, "height": 900}
-# The fewest players each game takes: the others are bots.
-GAMES = {"pirates": 3, "pirates-classic": 3, "libertalia": 2, "captain-lucky": 2}
+# Every registered rule set, at the fewest players its counts allow: the others are bots.
+GAMES = {rules.id: min(rules.player_counts) for rules in all_rules()}
 # Anne's moves before the middle look; every game here lasts longer than that.
 MIDDLE_AFTER = 6
 MAX_MOVES = 2000
