@@ -68,6 +68,10 @@ def timezone_choices() -> list[tuple[str, list[tuple[str, str]]]]:
 
 
 class ProfileForm(forms.Form):
+    email = forms.EmailField(
+        max_length=254, label="Email address",
+        help_text="A new address gets a link to verify it; your email goes to the verified one until then.",
+    )
     display_name = forms.CharField(max_length=40, required=False)
     notify = forms.ChoiceField(choices=PlayerProfile.Notify.choices, label="Turn emails")
     confirm_moves = forms.BooleanField(

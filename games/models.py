@@ -276,6 +276,10 @@ class PlayerProfile(models.Model):
     away_until = models.DateTimeField(
         null=True, blank=True, help_text="Deadlines stretch until then (14 days at most)."
     )
+    # The address this account proved it reads (it followed a link sent there), lowercased; ""
+    # until then. Mail goes only here and replies count only from here, whatever ``User.email``
+    # says: a changed address takes over once it is verified (games.services.accounts).
+    verified_email = models.CharField(max_length=254, blank=True, default="", db_index=True)
 
     def __str__(self) -> str:
         return f"profile of {self.user_id}"

@@ -29,7 +29,6 @@ from email.message import EmailMessage
 from email.utils import parseaddr
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 
 from games.emails.addresses import InvitationAddress, MoveAddress, ReplyAddress, read_address
 from games.emails.replies import numbered_moves
@@ -55,6 +54,7 @@ from games.services import (
     action_submit,
     decision_unchanged,
 )
+from games.services.accounts import account_for_address, named_by_an_account, speaks_for
 from games.services.invitations import invitation_accept
 
 log = logging.getLogger(__name__)
@@ -151,7 +151,8 @@ def _move(reply: Reply, address: MoveAddress) -> Outcome:
         else None
     )
     user = seat.user if seat is not None else None
-    if game is None or user is None or not user.email or user.email.strip().lower() != reply.sender:
+    # The sender must be the address the seat's player verified (games.services.accounts).
+    if game is None or user is None or not speaks_for(user, reply.sender):
         # Forged, or the seat changed hands: nothing happens and nothing is said.
         log.info("inbound mail: a reply for game %s seat %s not from its player ignored",
                  address.game_id, address.position)
@@ -224,10 +225,14 @@ def _join(reply: Reply, address: InvitationAddress) -> Outcome:
         log.info("inbound mail: a reply to invitation %s not from its address ignored", address.invitation_id)
         return Outcome("not_the_invited")
     game_id = invitation.game_id
-    user = get_user_model().objects.filter(email__iexact=reply.sender, is_active=True).order_by("pk").first()
+    # Only an account that verified the address speaks for it: one that merely names it
+    # (anyone may sign up with any address) takes no seat.
+    user = account_for_address(reply.sender)
     if user is None:
-        # No account yet: the only way in is the invitation's link, which signs them up.
-        return _queued(reply, answers.SIGN_UP, game_id, invitation_id=invitation.pk)
+        # No verified account: the only way in is the invitation's link (sign up or log in,
+        # and verify, on the way).
+        problem = answers.UNVERIFIED_PROBLEM if named_by_an_account(reply.sender) else ""
+        return _queued(reply, answers.SIGN_UP, game_id, invitation_id=invitation.pk, problem=problem)
     fields: dict[str, object] = {"user_id": user.pk, "invitation_id": invitation.pk}
     command = _command(reply)
     if command.kind == "undecodable":
