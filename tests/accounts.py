@@ -6,16 +6,14 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 
-from games.services.accounts import profile_for
+from games.services.accounts import forget_verification
 
 PASSWORD = "a-long-password-1"
 
 
 def make_unverified(user: User) -> User:
     """``user`` as if it had signed up and never followed its link."""
-    profile = profile_for(user)
-    profile.verified_email = ""
-    profile.save(update_fields=["verified_email"])
+    forget_verification(user)
     return user
 
 

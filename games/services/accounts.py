@@ -4,8 +4,8 @@ emailed log-in links.
 Verified addresses. An account's address counts only once its owner followed a link sent to it
 (``verification_send`` / ``address_verify``). ``mail_address`` is the one rule for where mail to
 an account goes and ``verified_accounts`` the one rule for which accounts an address speaks for
-(replies by email, invitations): both read ``PlayerProfile.verified_email``, never ``User.email``
-alone. Changing the address leaves the old verified one in use until the new one is verified.
+(replies by email, invitations): both read ``VerifiedAddress``, never ``User.email`` alone.
+Changing the address leaves the old verified one in use until the new one is verified.
 A verification token is signed with its own salt (it cannot log in), expires after
 ``EMAIL_VERIFICATION_MAX_AGE`` seconds, names the address it verifies (it is void once the
 account's address changes) and a fingerprint of what was verified before (it works once).
@@ -32,7 +32,7 @@ from django.utils.crypto import salted_hmac
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from games.links import login_url
-from games.models import PlayerProfile
+from games.models import PlayerProfile, VerifiedAddress
 from games.services.errors import InvalidInput
 
 MAX_AWAY = timedelta(days=14)
@@ -122,7 +122,7 @@ def mail_address(user: User | None) -> str:
     owner goes through this, and nothing else decides it."""
     if user is None or not user.is_active or user.pk is None:
         return ""
-    found = PlayerProfile.objects.filter(user_id=user.pk).values_list("verified_email", flat=True).first()
+    found = VerifiedAddress.objects.filter(user_id=user.pk).values_list("address", flat=True).first()
     return found or ""
 
 
@@ -140,7 +140,7 @@ def verified_accounts(address: str | None) -> QuerySet[User]:
     accounts = get_user_model().objects.filter(is_active=True)
     if not found:
         return accounts.none()
-    return accounts.filter(profile__verified_email=found).order_by("pk")
+    return accounts.filter(verified_address__address=found).order_by("pk")
 
 
 def account_for_address(address: str | None) -> User | None:
@@ -165,9 +165,21 @@ def speaks_for(user: User, address: str | None) -> bool:
 def mark_verified(user: User) -> None:
     """The account's current address counts as verified without a link: for accounts an
     operator vouches for (``createuser``, the demo accounts)."""
-    profile = profile_for(user)
-    profile.verified_email = normal_address(user.email)
-    profile.save(update_fields=["verified_email"])
+    _set_verified(user, normal_address(user.email))
+
+
+def forget_verification(user: User) -> None:
+    """The account has no verified address (an account made by signing up starts so)."""
+    VerifiedAddress.objects.filter(user_id=user.pk).delete()
+
+
+def _set_verified(user: User, address: str) -> None:
+    if not address:
+        forget_verification(user)
+        return
+    VerifiedAddress.objects.update_or_create(
+        user_id=user.pk, defaults={"address": address, "verified_at": timezone.now()}
+    )
 
 
 def _verify_fingerprint(user_id: int, address: str, verified: str) -> str:
@@ -243,11 +255,9 @@ def address_verify(token: str, *, max_age: int | None = None) -> tuple[User, str
                 "This verification link is for an address your account no longer uses: "
                 "ask for a new one on your profile page."
             )
-        profile = profile_for(user)
-        if data.get("f") != _verify_fingerprint(user.pk, address, profile.verified_email):
+        if data.get("f") != _verify_fingerprint(user.pk, address, mail_address(user)):
             raise InvalidInput("This verification link has been used already.")
-        profile.verified_email = address
-        profile.save(update_fields=["verified_email"])
+        _set_verified(user, address)
     return user, _safe_path(data.get("n"))
 
 

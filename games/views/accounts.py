@@ -89,9 +89,9 @@ def signup(request: HttpRequest) -> HttpResponse:
         profile = services.profile_for(user)
         profile.display_name = form.cleaned_data.get("display_name", "")
         profile.timezone = form.cleaned_data.get("timezone") or "UTC"
-        # Whoever made the profile, an account made by signing up has no verified address yet.
-        profile.verified_email = ""
-        profile.save(update_fields=["display_name", "timezone", "verified_email"])
+        profile.save(update_fields=["display_name", "timezone"])
+        # An account made by signing up has no verified address yet, whatever else made it.
+        account_services.forget_verification(user)
         # Self-service accounts start unverified: the link emailed now proves the address.
         account_services.verification_send(user, next_path=next_url)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")

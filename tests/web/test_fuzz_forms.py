@@ -37,8 +37,8 @@ from pytest_django import Settings
 from games import services
 from games.emails import unsubscribe_token
 from games.links import login_token
-from games.services.accounts import verification_token
 from games.models import Game
+from games.services.accounts import verification_token
 from tests.services.support import (
     PASSWORD,
     fast_password_hasher,
