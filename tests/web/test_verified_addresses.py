@@ -419,7 +419,7 @@ def test_the_migration_verifies_an_address_only_its_one_active_account_uses() ->
     User.objects.filter(pk=users["retired"].pk).update(is_active=False)
     executor = MigrationExecutor(connection)
     try:
-        executor.migrate([("games", "0009_notification_claimed_at")])
+        executor.migrate([("games", "0010_event_no_truncate")])
     finally:
         executor = MigrationExecutor(connection)
         executor.migrate(executor.loader.graph.leaf_nodes("games"))

@@ -33,7 +33,7 @@ def mark_sole_addresses_verified(apps, schema_editor):  # type: ignore[no-untype
 class Migration(migrations.Migration):
     dependencies = [
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
-        ("games", "0009_notification_claimed_at"),
+        ("games", "0010_event_no_truncate"),
     ]
 
     operations = [
