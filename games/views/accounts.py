@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import smtplib
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 from zoneinfo import ZoneInfo
@@ -34,6 +36,10 @@ from games.throttling import (
     throttle,
 )
 from games.timezones import remember_zone
+
+logger = logging.getLogger(__name__)
+# What a mail server (or the backend) raises when it cannot take an email.
+MAIL_ERRORS: tuple[type[Exception], ...] = (smtplib.SMTPException, OSError)
 
 
 def current_user(request: HttpRequest) -> User:
@@ -92,15 +98,15 @@ def signup(request: HttpRequest) -> HttpResponse:
         profile.save(update_fields=["display_name", "timezone"])
         # An account made by signing up has no verified address yet, whatever else made it.
         account_services.forget_verification(user)
-        # Self-service accounts start unverified: the link emailed now proves the address.
-        account_services.verification_send(user, next_path=next_url)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         remember_zone(request, profile.timezone)
-        messages.success(
-            request,
-            f"Welcome aboard, {user.get_username()}! We emailed a link to {user.email}: follow it to "
-            "verify your address. Until then no game email goes there.",
-        )
+        # Self-service accounts start unverified: the link emailed now proves the address.
+        if _send_link(request, user, next_url):
+            messages.success(
+                request,
+                f"Welcome aboard, {user.get_username()}! We emailed a link to {user.email}: follow it "
+                "to verify your address. Until then no game email goes there.",
+            )
         return HttpResponseRedirect(next_url)
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
@@ -115,6 +121,28 @@ def login_link_request(request: HttpRequest) -> HttpResponse:
         messages.success(request, "If an account uses that address, a log-in link is on its way.")
         return redirect(settings.LOGIN_URL)
     return render(request, "registration/login_link.html", {"form": form, "next": safe_next(request)})
+
+
+def _send_link(request: HttpRequest, user: User, next_url: str) -> bool:
+    """Email the verification link; a mail server that fails is said, not a server error (the
+    "Send the link again" button tries later)."""
+    try:
+        return account_services.verification_send(user, next_path=next_url)
+    except MAIL_ERRORS:
+        logger.warning("the verification link for user %s could not be sent", user.pk, exc_info=True)
+        messages.error(request, "We could not send the link to verify your address just now: "
+                                "use “Send the link again” in a while.")
+        return False
+
+
+def _change_address(request: HttpRequest, user: User, new_email: str) -> bool:
+    try:
+        return account_services.email_change(user=user, email=new_email)
+    except MAIL_ERRORS:
+        logger.warning("the verification link for user %s could not be sent", user.pk, exc_info=True)
+        messages.error(request, "Your new address is saved, but we could not send the link to verify "
+                                "it just now: use “Send the link again” in a while.")
+        return False
 
 
 @require_http_methods(["GET"])
@@ -139,12 +167,12 @@ def verification_resend(request: HttpRequest) -> HttpResponse:
     """The "send the link again" button (profile, banner, invitation page)."""
     user = current_user(request)
     next_url = safe_next(request, default="")
-    if account_services.verification_send(user, next_path=next_url):
-        messages.success(request, f"We emailed a new link to {user.email}: follow it to verify your address.")
-    elif account_services.address_verified(user):
+    if account_services.address_verified(user):
         messages.info(request, f"{user.email} is verified already.")
-    else:
+    elif not user.email:
         messages.error(request, "Your account has no email address: add one on your profile.")
+    elif _send_link(request, user, next_url):
+        messages.success(request, f"We emailed a new link to {user.email}: follow it to verify your address.")
     return HttpResponseRedirect(next_url or reverse("profile"))
 
 
@@ -184,7 +212,7 @@ def profile(request: HttpRequest) -> HttpResponse:
                     confirm_moves=data["confirm_moves"],
                 )
                 # The form checked the address; the link goes out after the profile is saved.
-                sent = bool(new_email) and account_services.email_change(user=user, email=new_email)
+                sent = bool(new_email) and _change_address(request, user, new_email)
             except services.ServiceError as exc:
                 if "away" in exc.detail.lower():
                     form.add_error("away_until", exc.detail)

@@ -218,10 +218,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
     user = current_user(request)
     # Only the account that verified the invited address takes the seat: anyone else is told
     # what to do (verify, with a button that sends the link again).
-    problem = (
-        unverified_problem(invitation, user)
-        if invitation.accepted_by_id is None else None
-    )
+    problem = unverified_problem(invitation, user) if invitation.accepted_by_id is None else None
     if request.method == "POST" and problem is None:
         try:
             services.invitation_accept(token=token, user=user)

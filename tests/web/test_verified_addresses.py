@@ -327,6 +327,32 @@ def test_send_the_link_again(client: Client) -> None:
     assert len(mail.outbox) == sent
 
 
+class RefusingBackend:
+    """An email backend whose mail server refuses every connection."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def send_messages(self, messages: Any) -> int:
+        raise ConnectionRefusedError("the mail server is down")
+
+
+def test_a_mail_server_that_is_down_at_sign_up_is_said_and_the_link_can_be_sent_later(
+    client: Client, settings: Settings
+) -> None:
+    settings.EMAIL_BACKEND = f"{__name__}.RefusingBackend"
+    response = _sign_up(client, "newbie", "newbie@example.test")
+    assert response.status_code == 302
+    page = client.get(response["Location"]).content.decode()
+    assert "could not send the link" in page and 'id="verify-banner"' in page
+    newbie = User.objects.get(username="newbie")
+    assert not accounts.address_verified(newbie)
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    assert client.post("/accounts/verify-again/", {"next": "/games/"}).status_code == 302
+    assert client.get(_verify_link("newbie@example.test")).status_code == 302
+    assert accounts.address_verified(newbie)
+
+
 def test_the_profile_shows_whether_the_address_is_verified() -> None:
     user = unverified_user("newbie", "newbie@example.test")
     client = logged_in(user)
