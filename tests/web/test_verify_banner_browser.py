@@ -48,6 +48,8 @@ def test_the_unverified_pages_pass_axe_and_fit_a_phone(
             page.set_viewport_size(viewport)
             page.goto(f"{live_server.url}{path}")
             assert page.locator(marker).is_visible(), (path, marker)
+            # One "Send the link again" button on a page, not the banner's beside the page's own.
+            assert page.get_by_role("button", name="Send the link again").count() == 1, path
             violations = serious_violations(page)
             if violations:
                 found[f"{path}@{viewport['width']}"] = violations
