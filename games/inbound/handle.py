@@ -7,8 +7,9 @@ webhook, the development outbox's reply box). In order:
    (auto-replies, bounces, reports) and our own mail are ignored and never answered; a sender
    over its rate is ignored.
 2. The address: one of the message's recipients must be a reply address whose signature
-   verifies, and the sender must be the address of the account it belongs to (the seat's
-   player, or the invited address). Otherwise nothing happens and nobody is answered, so a
+   verifies, and the sender must be the verified address of the account it belongs to (the
+   seat's player; for an invitation, the invited address, which seats only an account that
+   verified it). Otherwise nothing happens and nobody is answered, so a
    forged or guessed message learns nothing.
 3. The command, read from the reply's own text, is mapped to the move the email offered (the
    numbers are recomputed at the email's seq) and goes through the same service as on the
