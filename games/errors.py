@@ -38,6 +38,16 @@ class Forbidden(ServiceError):
     status = 403
 
 
+class AddressNotVerified(Forbidden):
+    """The account has not verified the address this needs (an invitation's): ``address``."""
+
+    code = "address_not_verified"
+
+    def __init__(self, detail: str, *, address: str) -> None:
+        super().__init__(detail, address=address)
+        self.address = address
+
+
 class Conflict(ServiceError):
     """The game has moved on (stale ``expected_seq``) or is not in the right phase."""
 

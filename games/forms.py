@@ -68,6 +68,11 @@ def timezone_choices() -> list[tuple[str, list[tuple[str, str]]]]:
 
 
 class ProfileForm(forms.Form):
+    # Left out or empty: the address stays as it is.
+    email = forms.EmailField(
+        max_length=254, required=False, label="Email address",
+        help_text="A new address gets a link to verify it; your email goes to the verified one until then.",
+    )
     display_name = forms.CharField(max_length=40, required=False)
     notify = forms.ChoiceField(choices=PlayerProfile.Notify.choices, label="Turn emails")
     confirm_moves = forms.BooleanField(

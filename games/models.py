@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 
 class AppendOnlyError(Exception):
@@ -279,6 +280,22 @@ class PlayerProfile(models.Model):
 
     def __str__(self) -> str:
         return f"profile of {self.user_id}"
+
+
+class VerifiedAddress(models.Model):
+    """The address an account proved it reads (its owner followed a link sent there),
+    lowercased; no row until then. Mail goes only here and replies count only from here,
+    whatever ``User.email`` says: a changed address takes over once it is verified
+    (games.services.accounts)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="verified_address"
+    )
+    address = models.CharField(max_length=254, db_index=True)
+    verified_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"verified address of {self.user_id}"
 
 
 class Invitation(models.Model):

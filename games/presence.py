@@ -55,6 +55,7 @@ from django.utils import timezone
 from games import outbox
 from games.models import Event, Game, Notification, Outbox, PlayerProfile, Seat
 from games.read.state import load_state, rules_for, states_after_each
+from games.services.accounts import mail_address
 
 Notify = PlayerProfile.Notify
 # A poll every few seconds need not write every time: once per this many seconds is enough.
@@ -194,7 +195,7 @@ def owed(
         if seat.user_id is None or seat.replaced_by_bot or seat.position not in game.to_act:
             continue
         preference = preferences[seat.user_id]
-        if preference not in PER_TURN or not seat.user.email or mid_turn(latest, seat.position):  # type: ignore[union-attr]
+        if preference not in PER_TURN or not mail_address(seat.user) or mid_turn(latest, seat.position):
             continue
         since = last_own_move(game, seat.position, upto=seq)
         if emailed_this_turn(seat, game, since, seq):

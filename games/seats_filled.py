@@ -15,6 +15,7 @@ from django.core.mail import EmailMultiAlternatives
 
 from games import emails
 from games.models import Game, Notification
+from games.services.accounts import mail_address
 
 KEY = "full"
 
@@ -30,7 +31,7 @@ def send_seats_filled(*, game_id: int) -> bool:
     if not started and game.seats.count() < game.players:
         return False  # a seat was left again meanwhile
     creator: User = game.created_by
-    if not creator.email or emails.preference(creator) == emails.Notify.NONE:
+    if not mail_address(creator) or emails.preference(creator) == emails.Notify.NONE:
         return False
 
     def build() -> EmailMultiAlternatives:
@@ -45,7 +46,9 @@ def send_seats_filled(*, game_id: int) -> bool:
             if started
             else f"Every seat of {game.display_name} is taken: start the game"
         )
-        return emails.render("seats_filled", to=creator.email, subject=subject, context=context, user=creator)
+        return emails.render(
+            "seats_filled", to=mail_address(creator), subject=subject, context=context, user=creator
+        )
 
     return emails.deliver_once(
         user=creator, game=game, kind=Notification.Kind.SEATS_FILLED, key=KEY, build=build

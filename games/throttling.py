@@ -124,6 +124,22 @@ class AccountEmailAddressThrottle(Throttle):
         return self.key_for(hashlib.sha256(address.encode()).hexdigest()[:32])
 
 
+class SignupThrottle(Throttle):
+    """Sign-ups per address: one client cannot mint accounts to get round the per-account
+    limits."""
+
+    scope = "signup"
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        return self.key_for(self.get_ident(request))
+
+
+class SignupAddressThrottle(AccountEmailAddressThrottle):
+    """Sign-ups per email address given (each one emails a verification link there)."""
+
+    scope = "signup_address"
+
+
 class UserThrottle(Throttle):
     """Per signed-in account (per address for anyone else, though these views need an account)."""
 
@@ -131,6 +147,12 @@ class UserThrottle(Throttle):
         user = request.user
         ident = f"user-{user.pk}" if user.is_authenticated else self.get_ident(request)
         return self.key_for(ident)
+
+
+class VerifyEmailThrottle(UserThrottle):
+    """Verification links sent again, and address changes (each emails a link), per account."""
+
+    scope = "verify_email"
 
 
 class GameCreateThrottle(UserThrottle):
@@ -181,23 +203,36 @@ def throttled_response(request: HttpRequest, seconds: float, detail: str) -> Htt
     return response
 
 
-def throttle(*classes: type[Throttle]) -> Callable[[View], View]:
-    """Decorates a Django view with DRF throttles, as ``throttle_classes`` does for an API view.
+def refusal(
+    request: HttpRequest, *classes: type[Throttle], detail: str = "Too many requests of this kind."
+) -> HttpResponse | None:
+    """The 429 when any of ``classes`` refuses ``request``, else None (and the request counts).
 
-    Every throttle sees the request (a refused one counts nowhere, as in DRF); if any refuses,
-    the view does not run and the answer is a 429 waiting for the longest of them.
+    Every throttle sees the request (a refused one counts nowhere, as in DRF); the answer waits
+    for the longest of those that refuse.
     """
+    waits = []
+    for cls in classes:
+        limiter = cls()
+        if not limiter.allow_request(request, None):
+            waits.append(limiter.wait() or 1.0)
+    if waits:
+        return throttled_response(request, max(waits), detail)
+    return None
+
+
+def throttle(
+    *classes: type[Throttle], detail: str = "Too many requests of this kind."
+) -> Callable[[View], View]:
+    """Decorates a Django view with DRF throttles, as ``throttle_classes`` does for an API view:
+    if any refuses, the view does not run and the answer is a 429 (``refusal``)."""
 
     def decorate(view: View) -> View:
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-            waits = []
-            for cls in classes:
-                limiter = cls()
-                if not limiter.allow_request(request, None):
-                    waits.append(limiter.wait() or 1.0)
-            if waits:
-                return throttled_response(request, max(waits), "Too many requests of this kind.")
+            refused = refusal(request, *classes, detail=detail)
+            if refused is not None:
+                return refused
             return view(request, *args, **kwargs)
 
         return wrapped

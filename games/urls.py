@@ -22,6 +22,8 @@ urlpatterns = [
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login-link/", accounts.login_link_request, name="login-link-request"),
     path("accounts/profile/", accounts.profile, name="profile"),
+    path("accounts/verify/<str:token>/", accounts.verify_address, name="verify-address"),
+    path("accounts/verify-again/", accounts.verification_resend, name="verify-again"),
     # Django's log-in and password-reset views, throttled; the rest of its auth views as they are.
     path("accounts/login/", throttle(LoginThrottle)(auth_views.LoginView.as_view()), name="login"),
     path(

@@ -444,6 +444,9 @@ THROTTLE_RATES: dict[str, str | None] = {
     "login": "60/hour",  # log-in form and API token, per address
     "account_email": "10/hour",  # log-in link and password reset requests, per address
     "account_email_address": "3/hour",  # the same, per email address asked for
+    "signup": "5/hour",  # sign-ups, per address
+    "signup_address": "3/hour",  # sign-ups per email address given (each emails a verification link)
+    "verify_email": "5/hour",  # verification links sent again or address changes, per account
     "game_create": "20/hour",  # per account
     "invitation": "30/hour",  # invitation requests per account (each may name several people)
     "inbound_mail": "60/hour",  # emails read per sender address (replies that are moves)
@@ -459,6 +462,8 @@ for _item in env_list("THROTTLE_RATES", []):
             f"with SCOPE one of {', '.join(THROTTLE_RATES)}"
         )
     THROTTLE_RATES[_scope] = None if _rate == "off" else _rate
+# How long an emailed link that verifies an address works, in seconds (3 days).
+EMAIL_VERIFICATION_MAX_AGE = env_int("EMAIL_VERIFICATION_MAX_AGE", 3 * 24 * 3600)
 # Invitations one account may send in 24 hours (each address once per game in any case).
 INVITATIONS_PER_DAY = env_int("INVITATIONS_PER_DAY", 20)
 # django-axes: after this many wrong passwords for one username from one address, that pair

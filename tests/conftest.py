@@ -90,6 +90,27 @@ def _celery_eager() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _accounts_verified_by_default() -> Iterator[None]:
+    """Accounts a test makes directly (``create_user``) have verified their address, as the
+    accounts ``createuser`` makes do: the suite is about games, not addresses. Sign-up through
+    the site still starts unverified (the view says so), and ``tests.accounts.unverified_user``
+    makes an unverified account explicitly."""
+    from django.contrib.auth import get_user_model
+    from django.db.models.signals import post_save
+
+    def verify(sender: Any, instance: Any, created: bool, raw: bool = False, **kwargs: Any) -> None:
+        if created and not raw and instance.email:
+            from games.services.accounts import mark_verified
+
+            mark_verified(instance)
+
+    model = get_user_model()
+    post_save.connect(verify, sender=model, dispatch_uid="tests-accounts-verified")
+    yield
+    post_save.disconnect(sender=model, dispatch_uid="tests-accounts-verified")
+
+
+@pytest.fixture(autouse=True)
 def _turn_emails_without_grace(settings: Any) -> None:
     """Turn emails wait a grace period for take-backs; tests that do not test that
     send them at once (a real worker would otherwise hold them for a minute)."""

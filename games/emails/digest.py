@@ -11,6 +11,7 @@ from games.emails.rendering import _game_context, render
 from games.emails.sending import Kind, deliver_once
 from games.emails.unsubscribe import Notify, preference
 from games.models import Game, PlayerProfile, Seat
+from games.services.accounts import mail_address
 
 
 def digest_key(day: date) -> str:
@@ -35,7 +36,7 @@ def digest_recipients() -> list[int]:
 def send_digest(*, user_id: int, day: date) -> bool:
     """One email listing the games waiting for ``user_id``, once per day; nothing if none wait."""
     user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
-    if user is None or not user.email or preference(user) != Notify.DAILY_DIGEST:
+    if user is None or not mail_address(user) or preference(user) != Notify.DAILY_DIGEST:
         return False
     seats = list(
         Seat.objects.filter(user=user, must_act=True, replaced_by_bot=False, game__status=Game.Status.ACTIVE)
@@ -50,6 +51,6 @@ def send_digest(*, user_id: int, day: date) -> bool:
         count = len(games)
         subject = f"Pirates by Mail: {count} game{'s' if count != 1 else ''} waiting for your move"
         context = {"games": games, "day": day}
-        return render("digest", to=user.email, subject=subject, context=context, user=user)
+        return render("digest", to=mail_address(user), subject=subject, context=context, user=user)
 
     return deliver_once(user=user, game=None, kind=Kind.DIGEST, key=digest_key(day), build=build)

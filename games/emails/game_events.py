@@ -13,6 +13,7 @@ from games.emails.rendering import MAX_SENTENCES, _game_context, event_text, ren
 from games.emails.sending import Kind, deliver_once
 from games.emails.unsubscribe import Notify, preference
 from games.models import Event, Game, Seat, person_name
+from games.services.accounts import mail_address
 
 
 def _seated_people(game: Game) -> list[Seat]:
@@ -26,7 +27,7 @@ def _send_to_everyone(
     sent = 0
     for seat in _seated_people(game):
         user = seat.user
-        if user is None or not user.email or preference(user) == Notify.NONE:
+        if user is None or not mail_address(user) or preference(user) == Notify.NONE:
             continue
 
         def build(user: User = user, seat: Seat = seat) -> EmailMultiAlternatives:
@@ -70,7 +71,7 @@ def send_timeout_emails(*, game_id: int, seq: int) -> int:
         }
         who = "you" if context["is_you"] else late_label
         subject = f"Timeout in {game.display_name}: {who} ran out of time"
-        return render("timeout", to=user.email, subject=subject, context=context, user=user)
+        return render("timeout", to=mail_address(user), subject=subject, context=context, user=user)
 
     return _send_to_everyone(game, Kind.TIMEOUT, str(seq), make)
 
@@ -94,7 +95,7 @@ def send_seat_to_bot_emails(*, game_id: int, seq: int) -> int:
         }
         whose = "your" if context["is_you"] else f"{person}'s"
         subject = f"A bot takes over {whose} seat in {game.display_name}"
-        return render("seat_to_bot", to=user.email, subject=subject, context=context, user=user)
+        return render("seat_to_bot", to=mail_address(user), subject=subject, context=context, user=user)
 
     return _send_to_everyone(game, Kind.SEAT_TO_BOT, str(seq), make)
 
@@ -132,7 +133,7 @@ def send_game_over_emails(*, game_id: int) -> int:
             "winners": winners,
             "replay_url": replay_url(user, game),
         }
-        return render("game_over", to=user.email, subject=f"Game over: {game.display_name}",
+        return render("game_over", to=mail_address(user), subject=f"Game over: {game.display_name}",
                       context=context, user=user)
 
     return _send_to_everyone(game, Kind.GAME_OVER, str(game.seq), make)

@@ -5,12 +5,12 @@ from __future__ import annotations
 import logging
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.core.mail import EmailMultiAlternatives
 
 from games.emails.rendering import render
 from games.emails.sending import SEND_ERRORS, Kind, deliver_once, message_id, with_message_id
 from games.models import Invitation, person_name
+from games.services.accounts import account_for_address
 
 log = logging.getLogger(__name__)
 
@@ -26,8 +26,9 @@ def send_invitation_now(*, invitation_id: int) -> bool:
         return False
     game = invitation.game
     inviter = person_name(invitation.invited_by)
-    accounts = get_user_model().objects.filter(email__iexact=invitation.email, is_active=True)
-    user = accounts.order_by("pk").first()
+    # The account this email counts for (sent once to it): the one that verified the invited
+    # address; an account that only names the address is nobody's.
+    user = account_for_address(invitation.email)
 
     def build() -> EmailMultiAlternatives:
         from games.emails.addresses import invitation_address, replies_enabled

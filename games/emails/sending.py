@@ -37,6 +37,7 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from games.models import Game, Notification, PlayerProfile
+from games.services.accounts import mail_address, normal_address
 
 log = logging.getLogger(__name__)
 
@@ -189,6 +190,9 @@ def deliver_once(
     ``build``): when it answers False nothing is sent, and a row never tried is removed again.
     Call it outside any transaction: inside one, the claim's locks last until that commits.
     """
+    address = mail_address(user)
+    if not address:
+        return False  # mail to an account goes only to the address it verified
     if game is None:
         # A unique key with a NULL game does not stop two concurrent inserts: serialise them
         # on the user's profile row instead.
@@ -200,6 +204,9 @@ def deliver_once(
     if note.sent_at is not None:
         return False
     message = build()
+    if [normal_address(to) for to in message.to] != [address]:
+        log.error("%s to user %s not sent: not addressed to the account's verified address", kind, user.pk)
+        return False
     claimed_at = _claim(note.pk, still_due)
     if claimed_at is None:
         return False

@@ -14,6 +14,7 @@ from games.emails.rendering import _game_context, last_own_move, render
 from games.emails.sending import Kind, deliver_once
 from games.emails.unsubscribe import Notify, preference
 from games.models import Event, Game, Seat
+from games.services.accounts import mail_address
 
 
 def _people_to_act(game: Game) -> list[Seat]:
@@ -73,7 +74,7 @@ def send_turn_emails(*, game_id: int, seq: int) -> int:
     for seat in _people_to_act(game):
         user = seat.user
         assert user is not None
-        if not user.email or not presence.wants_turn_email(preference(user), seat, now):
+        if not mail_address(user) or not presence.wants_turn_email(preference(user), seat, now):
             continue
         # Their own move, or their own take-back of one: still mid-turn.
         if presence.mid_turn(latest, seat.position):
@@ -90,7 +91,7 @@ def send_turn_emails(*, game_id: int, seq: int) -> int:
             context = _game_context(user, game, seat.position, seq, after=since)
             # The numbered moves and the signed address a reply with a number goes to.
             context.update(reply_context(game, seat.position, seq))
-            message = render("turn", to=user.email, subject=f"Your turn in {game.display_name}",
+            message = render("turn", to=mail_address(user), subject=f"Your turn in {game.display_name}",
                              context=context, user=user)
             # Which turn this email is for, for mail filters and the fault-injection suite.
             message.extra_headers.update({"X-Game-Id": str(game.pk), "X-Game-Seq": str(seq)})
@@ -112,13 +113,13 @@ def send_reminders(*, game_id: int, seq: int) -> int:
         assert user is not None
         # A reminder before the deadline goes out also to a player at the table (presence
         # holds back only the turn email itself).
-        if not user.email or preference(user) not in (Notify.EACH_TURN, Notify.WHEN_AWAY):
+        if not mail_address(user) or preference(user) not in (Notify.EACH_TURN, Notify.WHEN_AWAY):
             continue
 
         def build(user: User = user, seat: Seat = seat) -> EmailMultiAlternatives:
             context = _game_context(user, game, seat.position, seq)
-            return render("reminder", to=user.email, subject=f"Reminder: your move in {game.display_name}",
-                          context=context, user=user)
+            return render("reminder", to=mail_address(user),
+                          subject=f"Reminder: your move in {game.display_name}", context=context, user=user)
 
         sent += deliver_once(user=user, game=game, kind=Kind.REMINDER, key=str(seq), build=build,
                              still_due=_game_at(game, seq, seat.position))

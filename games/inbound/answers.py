@@ -25,6 +25,7 @@ from django.db import transaction
 from games import emails, side_effects
 from games.emails.replies import reply_context, with_reply_to
 from games.models import Event, Game, Invitation, Notification
+from games.services.accounts import speaks_for
 
 PLAYED = "played"
 STALE = "stale"
@@ -45,6 +46,11 @@ MAX_SUBJECT = 150
 # fold the header.
 _MESSAGE_ID = re.compile(r"<[^<>\s@]+@[^<>\s@]+>")
 # Problem texts that say what was wrong with a reply's text (``handle`` picks them).
+UNVERIFIED_PROBLEM = (
+    "An account uses this address but has not verified it yet, so a reply cannot take a seat "
+    "for it. Follow the link in the email that asked you to verify the address (or log in and "
+    "send it again from your profile), then take your seat with the invitation's link:"
+)
 EMPTY_PROBLEM = "Your reply had no text of its own outside the quoted email, so there was no move in it."
 
 
@@ -198,7 +204,8 @@ def send(answer: Answer) -> bool:
     if answer.kind == SIGN_UP:
         return _send_sign_up(answer, game)
     user = get_user_model().objects.filter(pk=answer.user_id or 0, is_active=True).first()
-    if user is None:
+    if user is None or not speaks_for(user, answer.to):
+        # An answer goes only to the player's verified address (games.services.accounts).
         return False
 
     def build() -> EmailMultiAlternatives:

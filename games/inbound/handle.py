@@ -8,8 +8,9 @@ webhook, the development outbox's reply box). In order:
    and our own mail are ignored and never answered; a sender over its rate is ignored. The
    sender is the one From mailbox, parsed strictly (``parse.sender_of``).
 2. The address: one of the message's recipients must be a reply address whose signature
-   verifies, and the sender must be the address of the account it belongs to (the seat's
-   player, or the invited address). Otherwise nothing happens and nobody is answered, so a
+   verifies, and the sender must be the verified address of the account it belongs to (the
+   seat's player; for an invitation, the invited address, which seats only an account that
+   verified it). Otherwise nothing happens and nobody is answered, so a
    forged or guessed message learns nothing. With ``INBOUND_TRUSTED_AUTHSERV_ID`` set, the
    receiving server's Authentication-Results must also vouch for the From address
    (``authentication.check``); a reply from the player's address that it does not vouch for
@@ -36,7 +37,6 @@ from email.message import EmailMessage
 from email.utils import parseaddr
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 
 from games.emails.addresses import InvitationAddress, MoveAddress, ReplyAddress, read_address
@@ -63,6 +63,7 @@ from games.services import (
     action_submit,
     decision_unchanged,
 )
+from games.services.accounts import account_for_address, mail_address, named_by_an_account, speaks_for
 from games.services.invitations import invitation_accept
 
 log = logging.getLogger(__name__)
@@ -147,12 +148,11 @@ def _unauthenticated(reply: Reply, target: ReplyAddress, verdict: authentication
         invitation = Invitation.objects.filter(pk=target.invitation_id).first()
         game_id = invitation.game_id if invitation is not None else 0
         invited = invitation.email.strip().lower() if invitation is not None else ""
-        user = (get_user_model().objects.filter(email__iexact=invited, is_active=True).order_by("pk").first()
-                if invited == reply.sender else None)
+        user = account_for_address(invited) if invited == reply.sender else None
         fields = {"user_id": user.pk if user is not None else None,
                   "invitation_id": invitation.pk if invitation is not None else None}
         stranger = "not_the_invited"
-    if user is None or not user.email or user.email.strip().lower() != reply.sender:
+    if user is None or not speaks_for(user, reply.sender):
         log.info("inbound mail: an unauthenticated reply for game %s not from its player ignored", game_id)
         return Outcome(stranger)
     log.warning("inbound mail: a reply for game %s from its player's address was not authenticated "
@@ -160,7 +160,7 @@ def _unauthenticated(reply: Reply, target: ReplyAddress, verdict: authentication
     if not unauthenticated_answer_allowed(user.pk):
         return Outcome("unauthenticated")
     answers.queue(Answer(
-        kind=answers.UNAUTHENTICATED, to=user.email, key=reply.key, subject=reply.subject,
+        kind=answers.UNAUTHENTICATED, to=mail_address(user), key=reply.key, subject=reply.subject,
         message_id=reply.message_id, game_id=game_id,
         problem=answers.unauthenticated_problem(verdict.reason), **fields,  # type: ignore[arg-type]
     ))
@@ -197,7 +197,8 @@ def _move(reply: Reply, address: MoveAddress) -> Outcome:
         else None
     )
     user = seat.user if seat is not None else None
-    if game is None or user is None or not user.email or user.email.strip().lower() != reply.sender:
+    # The sender must be the address the seat's player verified (games.services.accounts).
+    if game is None or user is None or not speaks_for(user, reply.sender):
         # Forged, or the seat changed hands: nothing happens and nothing is said.
         log.info("inbound mail: a reply for game %s seat %s not from its player ignored",
                  address.game_id, address.position)
@@ -280,10 +281,14 @@ def _join(reply: Reply, address: InvitationAddress) -> Outcome:
         log.info("inbound mail: a reply to invitation %s not from its address ignored", address.invitation_id)
         return Outcome("not_the_invited")
     game_id = invitation.game_id
-    user = get_user_model().objects.filter(email__iexact=reply.sender, is_active=True).order_by("pk").first()
+    # Only an account that verified the address speaks for it: one that merely names it
+    # (anyone may sign up with any address) takes no seat.
+    user = account_for_address(reply.sender)
     if user is None:
-        # No account yet: the only way in is the invitation's link, which signs them up.
-        return _queued(reply, answers.SIGN_UP, game_id, invitation_id=invitation.pk)
+        # No verified account: the only way in is the invitation's link (sign up or log in,
+        # and verify, on the way).
+        problem = answers.UNVERIFIED_PROBLEM if named_by_an_account(reply.sender) else ""
+        return _queued(reply, answers.SIGN_UP, game_id, invitation_id=invitation.pk, problem=problem)
     fields: dict[str, object] = {"user_id": user.pk, "invitation_id": invitation.pk}
     command = _command(reply)
     if command.kind == "undecodable":

@@ -4,6 +4,7 @@ from games.read.state import load_state, replay_from_start, rules_for
 from games.services.accounts import display_name_for, login_link_send, profile_for, profile_update
 from games.services.chat import chat_post
 from games.services.errors import (
+    AddressNotVerified,
     Conflict,
     Forbidden,
     IllegalMove,
@@ -29,6 +30,7 @@ from games.services.takeback import move_take_back, take_back_check
 from games.services.timeouts import profile_set_away, reminder_send, sweep_due, timeout_apply
 
 __all__ = [
+    "AddressNotVerified",
     "Conflict",
     "Forbidden",
     "IllegalMove",

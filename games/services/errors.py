@@ -2,6 +2,7 @@
 and the selectors raise them too); named here as well, where the services' callers look."""
 
 from games.errors import (
+    AddressNotVerified,
     Conflict,
     Forbidden,
     IllegalMove,
@@ -13,6 +14,6 @@ from games.errors import (
 )
 
 __all__ = [
-    "Conflict", "Forbidden", "IllegalMove", "InvalidInput", "NotFound", "ServiceError", "StaleSeq",
-    "Throttled",
+    "AddressNotVerified", "Conflict", "Forbidden", "IllegalMove", "InvalidInput", "NotFound", "ServiceError",
+    "StaleSeq", "Throttled",
 ]

@@ -15,7 +15,15 @@ from django.utils import timezone
 
 from games import side_effects
 from games.models import Game, Invitation, Seat
-from games.services.errors import Conflict, Forbidden, InvalidInput, NotFound, Throttled
+from games.services.accounts import normal_address, speaks_for
+from games.services.errors import (
+    AddressNotVerified,
+    Conflict,
+    Forbidden,
+    InvalidInput,
+    NotFound,
+    Throttled,
+)
 from games.services.lobby import take_free_seat
 from games.services.play import lock_game
 
@@ -109,14 +117,37 @@ def invitation_for(token: str) -> Invitation:
     return invitation
 
 
+def unverified_problem(invitation: Invitation, user: User) -> AddressNotVerified | None:
+    """Why ``user`` may not take ``invitation``'s seat (as an error to raise), or None when the
+    account has verified the invited address. An invitation is for its address's owner: an
+    account that merely names the address (anyone can sign up with any address) is not."""
+    if speaks_for(user, invitation.email):
+        return None
+    if normal_address(user.email) == normal_address(invitation.email):
+        detail = (
+            f"This invitation went to {invitation.email}, which your account has not verified yet. "
+            "Follow the link we emailed to that address (or send it again), then take your seat."
+        )
+    else:
+        detail = (
+            f"This invitation went to {invitation.email}, which is not your account's verified "
+            "address. Log in with the account that uses it, or change your address to it on your "
+            "profile and verify it."
+        )
+    return AddressNotVerified(detail, address=invitation.email)
+
+
 def invitation_accept(*, token: str, user: User) -> Seat:
-    """Take a seat through an invitation. Following one's own accepted link again is harmless."""
+    """Take a seat through an invitation, for an account that verified the invited address.
+    Following one's own accepted link again is harmless."""
     with transaction.atomic():
         invitation = Invitation.objects.select_for_update().filter(token=token).first()
         if invitation is None:
             raise NotFound("This invitation link is not valid.")
         if invitation.accepted_by_id is not None and invitation.accepted_by_id != user.pk:
             raise Conflict("This invitation has already been used by someone else.")
+        if invitation.accepted_by_id is None and (problem := unverified_problem(invitation, user)):
+            raise problem
         existing = Seat.objects.filter(game_id=invitation.game_id, user=user).first()
         # The invitation is what lets its holder into a private game: no visibility check here.
         seat = existing if existing is not None else take_free_seat(lock_game(invitation.game_id), user)

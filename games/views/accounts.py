@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import logging
+import smtplib
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -16,15 +18,28 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
-from django.urls import Resolver404, resolve
+from django.urls import Resolver404, resolve, reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from games import services
 from games.forms import LoginLinkForm, ProfileForm, SignupForm
-from games.throttling import AccountEmailAddressThrottle, AccountEmailThrottle, throttle
+from games.services import accounts as account_services
+from games.throttling import (
+    AccountEmailAddressThrottle,
+    AccountEmailThrottle,
+    SignupAddressThrottle,
+    SignupThrottle,
+    VerifyEmailThrottle,
+    refusal,
+    throttle,
+)
 from games.timezones import remember_zone
+
+logger = logging.getLogger(__name__)
+# What a mail server (or the backend) raises when it cannot take an email.
+MAIL_ERRORS: tuple[type[Exception], ...] = (smtplib.SMTPException, OSError)
 
 
 def current_user(request: HttpRequest) -> User:
@@ -68,6 +83,8 @@ def _invited_address(next_url: str) -> str:
 
 
 @require_http_methods(["GET", "POST"])
+@throttle(SignupThrottle, SignupAddressThrottle,
+          detail="Too many sign-ups from your address or with this email address.")
 def signup(request: HttpRequest) -> HttpResponse:
     next_url = safe_next(request)
     if request.user.is_authenticated:
@@ -79,9 +96,17 @@ def signup(request: HttpRequest) -> HttpResponse:
         profile.display_name = form.cleaned_data.get("display_name", "")
         profile.timezone = form.cleaned_data.get("timezone") or "UTC"
         profile.save(update_fields=["display_name", "timezone"])
+        # An account made by signing up has no verified address yet, whatever else made it.
+        account_services.forget_verification(user)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         remember_zone(request, profile.timezone)
-        messages.success(request, f"Welcome aboard, {user.get_username()}!")
+        # Self-service accounts start unverified: the link emailed now proves the address.
+        if _send_link(request, user, next_url):
+            messages.success(
+                request,
+                f"Welcome aboard, {user.get_username()}! We emailed a link to {user.email}: follow it "
+                "to verify your address. Until then no game email goes there.",
+            )
         return HttpResponseRedirect(next_url)
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
@@ -98,6 +123,59 @@ def login_link_request(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/login_link.html", {"form": form, "next": safe_next(request)})
 
 
+def _send_link(request: HttpRequest, user: User, next_url: str) -> bool:
+    """Email the verification link; a mail server that fails is said, not a server error (the
+    "Send the link again" button tries later)."""
+    try:
+        return account_services.verification_send(user, next_path=next_url)
+    except MAIL_ERRORS:
+        logger.warning("the verification link for user %s could not be sent", user.pk, exc_info=True)
+        messages.error(request, "We could not send the link to verify your address just now: "
+                                "use “Send the link again” in a while.")
+        return False
+
+
+def _change_address(request: HttpRequest, user: User, new_email: str) -> bool:
+    try:
+        return account_services.email_change(user=user, email=new_email)
+    except MAIL_ERRORS:
+        logger.warning("the verification link for user %s could not be sent", user.pk, exc_info=True)
+        messages.error(request, "Your new address is saved, but we could not send the link to verify "
+                                "it just now: use “Send the link again” in a while.")
+        return False
+
+
+@require_http_methods(["GET"])
+def verify_address(request: HttpRequest, token: str) -> HttpResponse:
+    """The link in a verification email: the account's address becomes verified. It does not
+    log anyone in (a log-in link does that)."""
+    try:
+        user, next_path = account_services.address_verify(token)
+    except services.ServiceError as exc:
+        messages.error(request, exc.detail)
+        return redirect("profile" if request.user.is_authenticated else settings.LOGIN_URL)
+    messages.success(request, f"Thank you: {user.email} is verified.")
+    if request.user.is_authenticated and request.user.pk == user.pk:
+        return redirect(next_path or "profile")
+    return redirect(f"{reverse(settings.LOGIN_URL)}?{urlencode({'next': next_path or '/games/'})}")
+
+
+@login_required
+@require_http_methods(["POST"])
+@throttle(VerifyEmailThrottle, AccountEmailThrottle, detail="Too many verification emails.")
+def verification_resend(request: HttpRequest) -> HttpResponse:
+    """The "send the link again" button (profile, banner, invitation page)."""
+    user = current_user(request)
+    next_url = safe_next(request, default="")
+    if account_services.address_verified(user):
+        messages.info(request, f"{user.email} is verified already.")
+    elif not user.email:
+        messages.error(request, "Your account has no email address: add one on your profile.")
+    elif _send_link(request, user, next_url):
+        messages.success(request, f"We emailed a new link to {user.email}: follow it to verify your address.")
+    return HttpResponseRedirect(next_url or reverse("profile"))
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
@@ -107,10 +185,17 @@ def profile(request: HttpRequest) -> HttpResponse:
         if profile.timezone in services.accounts.timezone_names()
         else ZoneInfo("UTC")
     )
+    user = current_user(request)
     if request.method == "POST":
         form = ProfileForm(request.POST)
         if form.is_valid():
             data = form.cleaned_data
+            new_email = (data.get("email") or "").strip()
+            if new_email and new_email != user.email:
+                # A new address emails a link: as throttled as "send the link again".
+                refused = refusal(request, VerifyEmailThrottle, detail="Too many address changes.")
+                if refused is not None:
+                    return refused
             chosen_zone = ZoneInfo(data["timezone"])
             away = data["away_until"]
             if away is not None:
@@ -119,21 +204,37 @@ def profile(request: HttpRequest) -> HttpResponse:
                 away = wall_clock.replace(tzinfo=chosen_zone)
             try:
                 services.profile_update(
-                    user=current_user(request),
+                    user=user,
                     display_name=data["display_name"],
                     notify=data["notify"],
                     timezone_name=data["timezone"],
                     away_until=away,
                     confirm_moves=data["confirm_moves"],
                 )
+                # The form checked the address; the link goes out after the profile is saved.
+                sent = bool(new_email) and _change_address(request, user, new_email)
             except services.ServiceError as exc:
-                form.add_error("away_until" if "away" in exc.detail.lower() else None, exc.detail)
+                if "away" in exc.detail.lower():
+                    form.add_error("away_until", exc.detail)
+                elif "address" in exc.detail.lower():
+                    form.add_error("email", exc.detail)
+                else:
+                    form.add_error(None, exc.detail)
+                user.refresh_from_db()
             else:
                 remember_zone(request, data["timezone"])
                 messages.success(request, "Your profile is saved.")
+                if sent:
+                    kept = account_services.mail_address(user)
+                    messages.info(
+                        request,
+                        f"We emailed a link to {user.email}: follow it to verify your new address."
+                        + (f" Until then your email still goes to {kept}." if kept else ""),
+                    )
                 return redirect("profile")
     else:
         initial = {
+            "email": user.email,
             "display_name": profile.display_name,
             "notify": profile.notify,
             "timezone": profile.timezone,
@@ -143,7 +244,10 @@ def profile(request: HttpRequest) -> HttpResponse:
             else None,
         }
         form = ProfileForm(initial=initial)
-    return render(request, "accounts/profile.html", {"form": form, "profile": profile})
+    return render(request, "accounts/profile.html", {
+        "form": form, "profile": profile, "address_verified": account_services.address_verified(user),
+        "mail_address": account_services.mail_address(user),
+    })
 
 
 class PasswordResetView(auth_views.PasswordResetView):

@@ -18,6 +18,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import selectors, services
 from games.forms import GameCreateForm, InviteForm
 from games.models import Game, person_name
+from games.services.accounts import normal_address
+from games.services.invitations import unverified_problem
 from games.throttling import GameCreateThrottle, InvitationThrottle, throttle, throttled_response
 from games.views.accounts import current_user
 
@@ -213,13 +215,33 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
             f"{invitation.game.display_name}. Sign up (or log in) to take your seat.",
         )
         return redirect(f"{reverse('signup')}?next={reverse('invite', args=[token])}")
-    if request.method == "POST":
+    user = current_user(request)
+    # Only the account that verified the invited address takes the seat: anyone else is told
+    # what to do (verify, with a button that sends the link again).
+    problem = unverified_problem(invitation, user) if invitation.accepted_by_id is None else None
+    if request.method == "POST" and problem is None:
         try:
-            services.invitation_accept(token=token, user=current_user(request))
+            services.invitation_accept(token=token, user=user)
+        except services.AddressNotVerified as exc:
+            problem = exc
         except services.ServiceError as exc:
             messages.error(request, exc.detail)
             return redirect("lobby")
-        messages.success(request, f"You have a seat in {invitation.game.display_name}.")
-        return redirect("game", game_id=invitation.game_id)
-    return render(request, "games/invite.html", {"invitation": invitation, "game": invitation.game,
-                                                "inviter_name": person_name(invitation.invited_by)})
+        else:
+            messages.success(request, f"You have a seat in {invitation.game.display_name}.")
+            return redirect("game", game_id=invitation.game_id)
+    own_address_pending = problem is not None and (
+        normal_address(user.email) == normal_address(invitation.email)
+    )
+    return render(
+        request,
+        "games/invite.html",
+        {
+            "invitation": invitation,
+            "game": invitation.game,
+            "inviter_name": person_name(invitation.invited_by),
+            "problem": problem.detail if problem is not None else "",
+            "own_address_pending": own_address_pending,
+        },
+        status=403 if request.method == "POST" and problem is not None else 200,
+    )

@@ -488,9 +488,11 @@ class Stack:
             "import json\n"
             "from django.contrib.auth.models import User\n"
             "from rest_framework.authtoken.models import Token\n"
+            "from games.services.accounts import mark_verified\n"
             "out = []\n"
             f"for i in range({players}):\n"
             "    u = User.objects.create_user(f'sailor{i}', f'sailor{i}@faults.example', 'not-a-pass-1234')\n"
+            "    mark_verified(u)  # game mail goes only to verified addresses\n"
             "    out.append(Token.objects.create(user=u).key)\n"
             "print(json.dumps(out))\n"
         )

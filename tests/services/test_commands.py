@@ -26,7 +26,7 @@ def run(*args: str) -> tuple[str, str]:
 
 def test_createuser_creates_and_refuses_a_taken_name() -> None:
     out, _ = run("createuser", "anne", "--email", "anne@example.com", "--password", "a long sea shanty")
-    assert "Created user anne <anne@example.com>." in out
+    assert "Created user anne <anne@example.com> (address verified)." in out
     user = User.objects.get(username="anne")
     assert user.email == "anne@example.com" and user.check_password("a long sea shanty")
     with pytest.raises(CommandError, match="already exists"):

@@ -121,7 +121,9 @@ from django.contrib.sessions.backends.db import SessionStore
 from rest_framework.authtoken.models import Token
 from games.emails.addresses import move_address
 from games.services import game_create
+from games.services.accounts import mark_verified
 user = User.objects.create_user("sailor", "sailor@outage.example", "not-a-pass-1234")
+mark_verified(user)
 game = game_create(creator=user, rules_id="pirates", players=3, title="Outage Bay")
 session = SessionStore()
 session[SESSION_KEY] = str(user.pk)

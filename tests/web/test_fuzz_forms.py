@@ -38,6 +38,7 @@ from games import services
 from games.emails import unsubscribe_token
 from games.links import login_token
 from games.models import Game
+from games.services.accounts import verification_token
 from tests.services.support import (
     PASSWORD,
     fast_password_hasher,
@@ -109,6 +110,7 @@ SIGNUP = {
 }
 LOG_IN = {"username": "anne", "password": PASSWORD, "next": "/games/"}
 PROFILE = {
+    "email": "anne@example.test",
     "display_name": "Anne",
     "notify": "each_turn",
     "confirm_moves": "on",
@@ -137,6 +139,8 @@ TARGETS = (
     Target("POST", "/accounts/password_change/", CHANGE),
     Target("GET", "/accounts/profile/"),
     Target("POST", "/accounts/profile/", PROFILE),
+    Target("GET", "/accounts/verify/{verify_token}/"),
+    Target("POST", "/accounts/verify-again/", {"next": "/games/"}),
     Target("POST", "/accounts/logout/"),
     Target("GET", "/games/"),
     Target("GET", "/games/live/", {"v": "3"}),
@@ -270,6 +274,7 @@ def world(settings: Settings, tmp_path: Path) -> World:
             "invite_token": invitation.token,
             "unsubscribe_token": unsubscribe_token(anne),
             "login_token": login_token(anne, "/games/"),
+            "verify_token": verification_token(outsider, "/games/"),
             "rules": "pirates",
             "outbox_name": "none.eml",
         },

@@ -117,6 +117,16 @@ def test_invitation_link_signup_then_join(
         },
     )
     assert response["Location"] == invite_path
+    # A new account has not verified its address: the invitation page says so and seats nobody.
+    page = client.get(invite_path)
+    assert page.status_code == 200 and b"Take my seat" not in page.content
+    assert b"not verified yet" in page.content and b"Send the link again" in page.content
+    assert client.post(invite_path).status_code == 403
+    assert not Seat.objects.filter(game=game, user__username="newbie").exists()
+    # The verification link (emailed at sign-up) leads back to the invitation.
+    verify = re.search(r"https?://\S+/accounts/verify/\S+/", str(mail.outbox[-1].body))
+    assert verify is not None and mail.outbox[-1].to == ["newbie@example.test"]
+    assert client.get(_path(verify.group(0)))["Location"] == invite_path
     page = client.get(invite_path)
     assert page.status_code == 200 and b"Take my seat" in page.content
     assert client.post(invite_path)["Location"] == f"/games/{game.pk}/"

@@ -7,6 +7,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
+from games.services.accounts import mark_verified
+
 DEMO_PASSWORD = "pirates-ahoy"
 DEMO_USERS = (
     ("demo", "demo@pirates.localhost"),
@@ -25,5 +27,7 @@ class Command(BaseCommand):
             if created:
                 user.set_password(DEMO_PASSWORD)
                 user.save(update_fields=["password"])
+            # The demo addresses are the operator's own: verified, so the outbox shows game mail.
+            mark_verified(user)
         names = ", ".join(name for name, _ in DEMO_USERS)
         self.stdout.write(f"Demo accounts: {names} — password for each: {DEMO_PASSWORD}")
