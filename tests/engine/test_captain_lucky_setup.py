@@ -19,6 +19,7 @@ from engine import InvalidOptions
 from engine.captain_lucky import RULE_SETS, CaptainLuckyRules
 from engine.captain_lucky.cards import DATA, KINDS, composition, unshuffled_pile, validate
 from tests.engine.captain_lucky_support import RULES, deck, shuffled_deck
+from tests.source import parse
 
 
 def test_k_comp_1_the_packs_hold_the_cards_of_the_specification() -> None:
@@ -160,7 +161,7 @@ def test_k_turn_7_no_clock_and_no_global_randomness() -> None:
     """K-TURN-7: the game's own generator is the only source of chance; nothing reads a clock."""
     package = Path(__file__).resolve().parents[2] / "engine" / "captain_lucky"
     for path in sorted(package.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        for node in ast.walk(parse(path)):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
                 if node.value.id == "random":
                     assert node.attr == "Random", (path.name, node.attr)

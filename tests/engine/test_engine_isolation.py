@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.source import parse
+
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "engine"
 GLOBAL_CALLS = {"time.time", "datetime.now", "random.random", "random.shuffle", "random.choice"}
@@ -41,7 +43,7 @@ def test_importing_every_engine_module_loads_no_web_package() -> None:
 def test_no_engine_file_imports_the_web_layer() -> None:
     found = []
     for path in sorted(ENGINE.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        for node in ast.walk(parse(path)):
             if isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -65,7 +67,7 @@ def test_engine_reads_no_clock_and_no_global_randomness() -> None:
     assert ENGINE / "pirates" / "rules.py" in files and ENGINE / "base.py" not in files
     generic = [ENGINE / name for name in ("base.py", "bots.py", "gamelog.py", "registry.py")]
     for path in [*files, *generic]:
-        tree = ast.parse(path.read_text("utf-8"))
+        tree = parse(path)
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
                 call = f"{node.value.id}.{node.attr}"

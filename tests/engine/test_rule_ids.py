@@ -25,6 +25,7 @@ import pytest
 
 from engine.base import Rules
 from engine.registry import all_rules
+from tests.source import parse
 
 ROOT = Path(__file__).resolve().parents[2]
 TESTS = ROOT / "tests"
@@ -69,7 +70,7 @@ def owner(path: Path) -> str | None:
 def named_in(path: Path) -> set[str]:
     """The rule ids the test functions of one file name."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+    for node in ast.walk(parse(path)):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith("test_"):
             match = NAME.match(node.name)
             if match:
