@@ -372,14 +372,14 @@ def _limit(settings: Settings, scope: str) -> int:
 
 
 def _redis_cache() -> dict[str, Any]:
-    return {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": redis_url(),
-            "KEY_PREFIX": "pbm",
-            "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
-        }
+    redis = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": redis_url(),
+        "KEY_PREFIX": "pbm",
+        "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
     }
+    # The throttles count in the "limits" cache (every process's), Redis when configured.
+    return {"default": redis, "limits": redis}
 
 
 @pytest.fixture(params=["default", pytest.param("real", marks=[pytest.mark.postgres, pytest.mark.redis])])
@@ -389,8 +389,9 @@ def servers(request: pytest.FixtureRequest, settings: Settings) -> str:
         settings.CACHES = _redis_cache()
         from django.core.cache import caches
 
-        caches["default"].close()
-        del caches["default"]
+        for alias in ("default", "limits"):
+            caches[alias].close()
+            del caches[alias]
     return str(request.param)
 
 
