@@ -142,7 +142,9 @@ def test_a_player_away_gets_one_email_per_turn(django_capture_on_commit_callback
     to_cat = [m for m in mail.outbox if m.to == ["cat@example.test"] and "Your turn" in m.subject]
     # A turn of Cat's is a run of her moves (a ransom's placement follows it at once).
     cat_turns = sum(1 for i, seat in enumerate(movers) if seat == 2 and (i == 0 or movers[i - 1] != 2))
-    assert cat_turns > 5 and len(to_cat) == cat_turns
+    # Several turns, so "one email each" is seen more than once (the seed is drawn afresh:
+    # five turns of hers is a short game, not a broken one).
+    assert cat_turns >= 3 and len(to_cat) == cat_turns
     noted = Notification.objects.filter(game=game, user=users[2], kind=Notification.Kind.TURN)
     assert noted.count() == cat_turns
     others = [m for m in mail.outbox if m.to != ["cat@example.test"] and "Your turn" in m.subject]
