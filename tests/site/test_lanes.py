@@ -270,7 +270,12 @@ def test_a_child_that_keeps_touching_its_file_is_left_alone(tmp_path: Path) -> N
 def test_supervise_command_restarts_a_silent_child_and_says_why(tmp_path: Path) -> None:
     log = tmp_path / "supervise.log"
     hb = tmp_path / "hb"
-    child = "import signal, sys, time\nsignal.signal(signal.SIGTERM, lambda *a: sys.exit(0))\ntime.sleep(120)"
+    ready = tmp_path / "ready"
+    # Each child says when its SIGTERM handler is in place: a SIGTERM before that (a busy
+    # machine starts Python slowly) would kill it as a signal does, exit status 143.
+    child = ("import os, pathlib, signal, sys, time\nsignal.signal(signal.SIGTERM, lambda *a: sys.exit(0))\n"
+             f"with pathlib.Path({str(ready)!r}).open('a') as f:\n    f.write(f'{{os.getpid()}}\\n')\n"
+             "time.sleep(120)")
     with log.open("wb") as out:
         process = subprocess.Popen(
             [sys.executable, str(SUPERVISE), "--name", "worker", "--min-delay", "0.1",
@@ -280,6 +285,11 @@ def test_supervise_command_restarts_a_silent_child_and_says_why(tmp_path: Path) 
         )
     try:
         wait_until(lambda: log.read_text().count("started pid") >= 3, 60, "two restarts of the silent child")
+        # The child now running is ready (as many ready as started): its handler is in place.
+        def running_child_ready() -> bool:
+            return ready.exists() and len(ready.read_text().split()) == log.read_text().count("started pid")
+
+        wait_until(running_child_ready, 60, "the running child's SIGTERM handler")
         text = log.read_text()
         said = (rf"no sign of life in {re.escape(str(hb))} for \d+s \(more than 1s\): "
                 r"stopping pid \d+ \(SIGTERM, then SIGKILL after 20s\)")
