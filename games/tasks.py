@@ -24,6 +24,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import emails, outbox, side_effects
+from pirates_site.broker_watch import WatchedTask
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +38,7 @@ TRANSIENT_ERRORS: tuple[type[Exception], ...] = (
 )
 
 
-class OutboxTask(Task):
+class OutboxTask(WatchedTask):
     """Retries transient errors with exponential backoff (1, 2, 4 ... seconds, at most
     ``TASK_RETRY_MAX_SECONDS``, jittered). A retry of a task from the outbox pushes its row's
     lease past the retry's countdown, so the relay does not publish it a second time while

@@ -10,12 +10,13 @@ from celery.signals import task_prerun
 from celery.worker import state
 
 from pirates_site import lanes
+from pirates_site.broker_watch import BrokerWatch
 from pirates_site.startup import load_settings_or_exit
 
 # A worker or beat started with a broken configuration says so in one line and exits.
 load_settings_or_exit()
 
-app = Celery("pirates_site")
+app = Celery("pirates_site", task_cls="pirates_site.broker_watch:WatchedTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
@@ -60,6 +61,7 @@ class BusyLanes(bootsteps.StartStopStep):
 
 
 app.steps["worker"].add(BusyLanes)
+app.steps["worker"].add(BrokerWatch)
 
 
 @app.on_after_configure.connect

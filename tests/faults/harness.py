@@ -202,11 +202,20 @@ class OwnRedis:
 
 class _SlowSMTP(SMTP):
     """aiosmtpd's server, answering every command (the greeting too) ``delay()`` seconds late:
-    every reply goes through ``push``."""
+    every reply goes through ``push``. ``sessions`` counts the connections open now."""
 
-    def __init__(self, *args: Any, delay: Callable[[], float], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, delay: Callable[[], float], sessions: list[int], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._delay = delay
+        self._sessions = sessions
+
+    def connection_made(self, transport: Any) -> None:
+        self._sessions[0] += 1
+        super().connection_made(transport)
+
+    def connection_lost(self, error: Exception | None) -> None:
+        self._sessions[0] -= 1
+        super().connection_lost(error)
 
     async def push(self, status: Any) -> None:
         seconds = self._delay()
@@ -216,12 +225,13 @@ class _SlowSMTP(SMTP):
 
 
 class _SlowController(Controller):
-    def __init__(self, *args: Any, delay: Callable[[], float], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, delay: Callable[[], float], sessions: list[int], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._delay = delay
+        self._sessions = sessions
 
     def factory(self) -> SMTP:
-        return _SlowSMTP(self.handler, delay=self._delay, **self.SMTP_kwargs)
+        return _SlowSMTP(self.handler, delay=self._delay, sessions=self._sessions, **self.SMTP_kwargs)
 
 
 class Smtp:
@@ -232,10 +242,16 @@ class Smtp:
         self.sink, self.port = sink, port
         self.delay = 0.0
         self.controller: Controller | None = None
+        self._sessions = [0]  # a list: the server's protocol objects count in it
+
+    @property
+    def sessions(self) -> int:
+        """Connections to the server open now (a sender in the middle of a send)."""
+        return self._sessions[0]
 
     def up(self) -> None:
         self.controller = _SlowController(self.sink, hostname="127.0.0.1", port=self.port,
-                                          delay=lambda: self.delay)
+                                          delay=lambda: self.delay, sessions=self._sessions)
         self.controller.start()
 
     def down(self) -> None:
@@ -406,6 +422,17 @@ class Stack:
 
     def log(self, name: str) -> Path:
         return self.root / f"{name}.log"
+
+    def log_count(self, name: str, *needles: str) -> int:
+        """Lines of ``name``'s log holding any of ``needles``."""
+        if not self.log(name).exists():
+            return 0
+        with self.log(name).open(errors="replace") as lines:
+            return sum(1 for line in lines if any(needle in line for needle in needles))
+
+    def liveness_stops(self, name: str) -> int:
+        """Times ``name``'s supervisor stopped it for showing no sign of life (its log says so)."""
+        return self.log_count(name, f"supervise[{name}]: no sign of life")
 
     def start(self, name: str, command: str | None = None, env: dict[str, str] | None = None) -> None:
         """Start ``docker/commands/<command>`` (default: ``name``) in a session of its own,

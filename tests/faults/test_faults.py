@@ -285,6 +285,63 @@ def test_redis_stopped(stack: Stack, seconds: int) -> None:
             stack.heal(games, row)
 
 
+def _refused_settles(stack: Stack) -> int:
+    return stack.log_count("mailer", "Couldn't ack", "Couldn't reject")
+
+
+def _redis_stopped_mid_send(stack: Stack, games: list[GameUnderTest], rng: random.Random,
+                            row: Row) -> tuple[float, float]:
+    """Plays until both mail processes are sending (to a mail server answering each command
+    1.5 s late), stops Redis, and starts it again once the sends have ended and an ack was
+    refused (or after a minute). Returns when Redis came back: (monotonic, wall clock)."""
+    refused = _refused_settles(stack)
+    stack.smtp.delay = 1.5  # a send takes about ten seconds
+    stopped = False
+    try:
+        row.moves_tried += stack.play(games, 90, rng, think=THINK, until=lambda: stack.smtp.sessions >= 2)
+        both_busy = stack.smtp.sessions >= 2
+        stack.redis.stop()
+        stopped = True
+        wait_for(lambda: stack.smtp.sessions == 0 and _refused_settles(stack) > refused,
+                 time.monotonic() + 60)
+    finally:
+        stack.smtp.delay = 0.0
+        if stopped:
+            stack.redis.start()
+    row.extra.setdefault("tries", []).append(
+        {"both_busy": both_busy, "acks_refused": _refused_settles(stack) - refused})
+    return time.monotonic(), time.time()
+
+
+def test_redis_stopped_while_the_mailer_sends(stack: Stack) -> None:
+    """Redis stopped while both processes of the mail worker are inside a send to a slow mail
+    server, three times: the sends end while Redis is down, so the broker refuses their acks
+    ("Couldn't ack"). Once Redis is back the mail worker consumes again by itself, not once its
+    supervisor has found it idle and restarted it, and every waiting turn is emailed."""
+    rng = random.Random(11)
+    beat_file = next((stack.root / "var").glob("worker-heartbeat-*-mail"))
+    with recording("Redis stopped while every mail process sends, 3 times") as row:
+        games = _games(stack, "busy mailer", people=4, bots=0)
+        _load(stack, row, games)
+        phase = Phase(stack)
+        refused_before = _refused_settles(stack)
+        for _ in range(3):
+            row.repeats += 1
+            games = _running(stack, games, "busy mailer")
+            row.expect(stack.mail_quiet(games, 60), "turn emails still pending before the outage")
+            stops = stack.liveness_stops("mailer")
+            back_at, back_wall = _redis_stopped_mid_send(stack, games, rng, row)
+            # Consuming again: a heartbeat (or a task) of the mail lane taken after Redis is back.
+            consumed = wait_for(lambda: beat_file.stat().st_mtime > back_wall,  # noqa: B023
+                                back_at + RECOVERY_LIMIT)
+            row.expect(consumed, f"the mail worker took nothing {RECOVERY_LIMIT:.0f} s after Redis was back")
+            row.expect(stack.liveness_stops("mailer") == stops,
+                       "the mail worker sat idle after Redis was back until its supervisor restarted it")
+            stack.check_recovery(games, row, back_at=back_at, since=phase)
+        row.expect(_refused_settles(stack) > refused_before,
+                   "no ack was refused in three tries: the fault never happened")
+
+
 NOISE = 0.08  # seconds
 
 

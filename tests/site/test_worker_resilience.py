@@ -274,3 +274,31 @@ def test_a_task_retries_when_the_database_drops_its_connection(celery_worker: Ce
     assert "as sent failed; trying again" in text or "Retry in" in text
     note = Notification.objects.get(game=game, kind=Notification.Kind.TURN)
     assert note.key == "1" and note.sent_at is not None and note.claimed_at is None
+
+
+class _Message:
+    """What the broker watch reads of kombu's message."""
+
+    def __init__(self, tag: str = "c1", no_ack: tuple[str, ...] = ()) -> None:
+        self.acknowledged = False
+        self.delivery_info = {"consumer_tag": tag}
+        self.channel = type("Channel", (), {"no_ack_consumers": set(no_ack)})()
+
+
+def test_the_broker_watch_reports_a_settle_the_broker_refused_once() -> None:
+    """An ack Celery asked for that the broker has not taken SETTLE_SECONDS later is reported
+    (the worker then reconnects); one the broker took, and one for a consumer that acks
+    nothing, are not; each is forgotten once looked at."""
+    from pirates_site import broker_watch
+
+    taken, refused, no_ack = _Message(), _Message(), _Message("quiet", no_ack=("quiet",))
+    broker_watch._settling[:] = [(100.0, "ack taken", taken), (100.0, "ack refused", refused),
+                                 (100.0, "ack no-ack", no_ack)]
+    taken.acknowledged = True
+    try:
+        assert broker_watch.unsettled(now=100.0 + broker_watch.SETTLE_SECONDS / 2) == []
+        assert broker_watch.unsettled(now=100.0 + broker_watch.SETTLE_SECONDS) == ["ack refused"]
+        assert broker_watch.unsettled(now=200.0) == []
+        assert broker_watch._settling == []
+    finally:
+        broker_watch._settling.clear()
