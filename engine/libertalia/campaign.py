@@ -48,12 +48,10 @@ def start(t: Table, log: Log) -> None:
         dealt = {r for ranks in t.dealt for r in ranks}
         undealt = [r for r in range(1, RANKS + 1) if r not in dealt]
         ranks = sorted(t.rng().sample(undealt, count))
-    t.dealt.append(tuple(ranks))
-    for hand in t.hands:
-        hand.extend(ranks)
-        hand.sort()
+    t.dealt = [*t.dealt, tuple(ranks)]
+    t.hands = [sorted([*hand, *ranks]) for hand in t.hands]
     t.doubloons = [START_DOUBLOONS] * t.players
-    t.bag = list(t.chars.booty_count)
+    bag = t.bag = list(t.chars.booty_count)
     if len(t.fixed_layouts) >= t.campaign:
         layout = [list(space) for space in t.fixed_layouts[t.campaign - 1]]
     else:
@@ -61,16 +59,19 @@ def start(t: Table, log: Log) -> None:
         t.rng().shuffle(tokens)
         n = t.players
         layout = [tokens[d * n : (d + 1) * n] for d in range(6)]
-    t.spaces = [[0] * len(KINDS) for _ in range(6)]
+    spaces = [[0] * len(KINDS) for _ in range(6)]
+    t.spaces = spaces
     for d, space in enumerate(layout):
         for kind in space:
-            t.spaces[d][kind] += 1
-            t.bag[kind] -= 1
+            spaces[d][kind] += 1
+            bag[kind] -= 1
+    if not log.text:
+        return
     names = ", ".join(f"{t.chars.name[r]} ({r})" for r in ranks)
-    spaces = "; ".join(f"day {d + 1}: {t.tokens(s)}" for d, s in enumerate(t.spaces))
+    laid = "; ".join(f"day {d + 1}: {t.tokens(s)}" for d, s in enumerate(t.spaces))
     log.add(
         f"Campaign {t.campaign} begins: everyone receives {names}, and {doubloons(START_DOUBLOONS)}. "
-        f"The booty is laid out ({spaces})."
+        f"The booty is laid out ({laid})."
     )
 
 
@@ -100,6 +101,12 @@ def end(t: Table, log: Log) -> None:
             if found is None:
                 continue
             change = found(t, seat, rank)
+            if not log.text:
+                if change > 0:
+                    t.gain(seat, change)
+                elif change < 0:
+                    t.lose(seat, -change)
+                continue
             name = t.chars.name[rank]
             if change == 0:
                 parts.append(f"{name} 0")
@@ -109,23 +116,28 @@ def end(t: Table, log: Log) -> None:
             else:
                 lost = t.lose(seat, -change)
                 parts.append(f"{name} −{lost}" + ("" if lost == -change else f" (of {-change})"))
-        if parts:
+        if parts and log.text:
             log.add(f"{t.name(seat)}'s den at the End: {', '.join(parts)}.")
     fortunes = []
     for seat in range(t.players):
         parts_of = fortune(t.chars, t.doubloons[seat], t.booty[seat])
         fortunes.append(parts_of["fortune"])
+        if not log.text:
+            continue
         below = " (below 0, counts as 0)" if parts_of["total"] < 0 else ""
         log.add(
             f"{t.name(seat)}'s fortune: {parts_of['fortune']}{below} from {doubloons(t.doubloons[seat])} "
             f"and {t.tokens(t.booty[seat])}."
         )
-    t.fortunes.append(tuple(fortunes))
+    t.fortunes = [*t.fortunes, tuple(fortunes)]
     totals = [sum(f[s] for f in t.fortunes) for s in range(t.players)]
-    log.add("Scores: " + ", ".join(f"{t.name(s)} {totals[s]}" for s in range(t.players)) + ".")
+    if log.text:
+        log.add("Scores: " + ", ".join(f"{t.name(s)} {totals[s]}" for s in range(t.players)) + ".")
     if t.campaign == CAMPAIGNS:
         t.phase = OVER
         t.actor = NOBODY
+        if not log.text:
+            return
         best = max(totals)
         winners = [t.name(s) for s in range(t.players) if totals[s] == best]
         verb = "wins" if len(winners) == 1 else "share the win"
@@ -137,11 +149,10 @@ def end(t: Table, log: Log) -> None:
 
 def cleanup(t: Table) -> None:
     """L-END-5: dens and graveyards leave the game, every token returns to the bag, hands stay."""
-    for seat in range(t.players):
-        t.removed[seat] = sorted(t.removed[seat] + t.dens[seat] + t.graves[seat])
-        t.dens[seat] = []
-        t.graves[seat] = []
-        t.booty[seat] = [0] * len(KINDS)
+    t.removed = [sorted([*t.removed[seat], *t.dens[seat], *t.graves[seat]]) for seat in range(t.players)]
+    t.dens = [[] for _ in range(t.players)]
+    t.graves = [[] for _ in range(t.players)]
+    t.booty = [[0] * len(KINDS) for _ in range(t.players)]
     t.spaces = [[0] * len(KINDS) for _ in range(6)]
     t.bag = list(t.chars.booty_count)
 

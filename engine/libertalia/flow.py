@@ -12,10 +12,11 @@ from engine.libertalia.working_copy import PICK_REVEALED, Log, Table
 MIN_HAND_AT_SUNRISE = 3  # L-CAMP-5
 
 
-def perform(state: LibertaliaState, seat: int, move: Move) -> tuple[LibertaliaState, Log]:
-    """The state after ``seat``'s ``move`` (already validated) and the log of the step."""
+def perform(state: LibertaliaState, seat: int, move: Move, text: bool = True) -> tuple[LibertaliaState, Log]:
+    """The state after ``seat``'s ``move`` (already validated) and the log of the step, whose
+    sentences are composed only with ``text`` (``Rules.apply`` wants none)."""
     t = Table(state)
-    log = Log()
+    log = Log(text)
     kind = move.type
     if kind == "play":
         choose(t, log, seat, move.rank)
@@ -38,9 +39,11 @@ def perform(state: LibertaliaState, seat: int, move: Move) -> tuple[LibertaliaSt
 
 def choose(t: Table, log: Log, seat: int, rank: int) -> None:
     """L-SUN-1: a hidden, final choice; only the chooser's own sentence names the card."""
-    t.hands[seat].remove(rank)
-    t.picks[seat] = rank
+    t.hand(seat).remove(rank)
+    t.picks_w()[seat] = rank
     log.reveal(PICK_REVEALED)
+    if not log.text:
+        return
     waiting = [t.name(s) for s in range(t.players) if not t.picks[s]]
     if waiting:
         rest = f"; waiting for {', '.join(waiting)}."
@@ -65,7 +68,8 @@ def run(t: Table, log: Log) -> None:
             if not day.next_turn(t, log):
                 t.phase = DUSK
                 t.actor = NOBODY
-                log.add(f"Dusk {t.day}.")
+                if log.text:
+                    log.add(f"Dusk {t.day}.")
         elif phase == DUSK:
             if t.decision:
                 return
@@ -79,7 +83,8 @@ def run(t: Table, log: Log) -> None:
             if t.day < DAYS:
                 t.day += 1
                 t.phase = SUNRISE
-                log.add(f"Day {t.day} of campaign {t.campaign}: Sunrise.")
+                if log.text:
+                    log.add(f"Day {t.day} of campaign {t.campaign}: Sunrise.")
             else:
                 campaign.end(t, log)  # L-NIGHT-4
         else:

@@ -3,7 +3,7 @@ package. Rules in engine/libertalia/rules.md (ids L-…)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from engine.base import JSON, Action, OptionInfo, Rules, Step
 from engine.libertalia import flow, scoring, serial, setup, strategy
@@ -70,7 +70,8 @@ class LibertaliaRules(Rules[LibertaliaState]):
         if type(seat) is not int or not 0 <= seat < state.players:
             return []
         decision = owed(state, seat)
-        return list(options(state, decision, seat)) if decision else []
+        # options makes a new list on each call: no copy needed.
+        return cast(list[Action], options(state, decision, seat)) if decision else []
 
     def step(self, state: LibertaliaState, seat: int, action: Action) -> Step[LibertaliaState]:
         move = check(state, seat, action)
@@ -88,7 +89,7 @@ class LibertaliaRules(Rules[LibertaliaState]):
         return Step(after, text, private)
 
     def apply(self, state: LibertaliaState, seat: int, action: Action) -> LibertaliaState:
-        return flow.perform(state, seat, check(state, seat, action))[0]
+        return flow.perform(state, seat, check(state, seat, action), text=False)[0]
 
     def preview(self, state: LibertaliaState, seat: int, action: Action) -> str | None:
         # Read from the public table and the mover's own hand and graveyard only (preview.py).
@@ -105,7 +106,7 @@ class LibertaliaRules(Rules[LibertaliaState]):
         own = _OWN_REVEALS.get(move.type)
         if own is not None:
             return own
-        return flow.perform(state, seat, move)[1].revealed
+        return flow.perform(state, seat, move, text=False)[1].revealed
 
     def describe(self, state: LibertaliaState, seat: int, action: Action) -> str:
         """The public sentence of an action (as ``step(...).text``)."""

@@ -86,7 +86,7 @@ def new_game(players: Any, seed: Any, options: Any) -> LibertaliaState:
     )
     t = Table(state)
     t.booty = [[0] * len(KINDS) for _ in range(players)]
-    log = Log()
+    log = Log(text=False)  # new_game returns the state only
     campaign.start(t, log)
     flow.run(t, log)
     return t.freeze()
