@@ -91,6 +91,12 @@ def fortune(chars: CharacterSet, money: int, held: Sequence[int]) -> dict[str, A
     }
 
 
+def fortune_value(chars: CharacterSet, money: int, held: Sequence[int]) -> int:
+    """``fortune(...)["fortune"]`` without the parts (a replay needs only the number)."""
+    total = money + sum(n * value for n, value in zip(held, chars.booty_value, strict=True))
+    return max(0, total + held[MAP] // chars.map_set_size * chars.map_set_value)
+
+
 def end(t: Table, log: Log) -> None:
     log.reveal(ENDS_THE_GAME if t.campaign == CAMPAIGNS else NEXT_CAMPAIGN)
     log.add(f"End of campaign {t.campaign}.")
@@ -120,10 +126,11 @@ def end(t: Table, log: Log) -> None:
             log.add(f"{t.name(seat)}'s den at the End: {', '.join(parts)}.")
     fortunes = []
     for seat in range(t.players):
+        if not log.text:
+            fortunes.append(fortune_value(t.chars, t.doubloons[seat], t.booty[seat]))
+            continue
         parts_of = fortune(t.chars, t.doubloons[seat], t.booty[seat])
         fortunes.append(parts_of["fortune"])
-        if not log.text:
-            continue
         below = " (below 0, counts as 0)" if parts_of["total"] < 0 else ""
         log.add(
             f"{t.name(seat)}'s fortune: {parts_of['fortune']}{below} from {doubloons(t.doubloons[seat])} "

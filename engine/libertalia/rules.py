@@ -13,7 +13,7 @@ from engine.libertalia.options import options
 from engine.libertalia.preview import preview
 from engine.libertalia.state import OVER, LibertaliaState, scores, seat_name
 from engine.libertalia.view import view
-from engine.libertalia.working_copy import PARROT_SHOWS_OWN, PICK_REVEALED, SURGEON_OWN
+from engine.libertalia.working_copy import PARROT_SHOWS_OWN, PICK_REVEALED, SILENT, SURGEON_OWN, Log
 
 _SECRET_PLAY: Action = {"type": "play"}
 _SECRET_REVIVE: Action = {"type": "revive"}
@@ -75,7 +75,8 @@ class LibertaliaRules(Rules[LibertaliaState]):
 
     def step(self, state: LibertaliaState, seat: int, action: Action) -> Step[LibertaliaState]:
         move = check(state, seat, action)
-        after, log = flow.perform(state, seat, move)
+        log = Log()
+        after = flow.perform(state, seat, move, log)
         text = log.public()
         private = {s: log.for_seat(s) for s in log.private_seats()}
         if move.type == "play" and state.picks.count(0) > 1:
@@ -89,7 +90,7 @@ class LibertaliaRules(Rules[LibertaliaState]):
         return Step(after, text, private)
 
     def apply(self, state: LibertaliaState, seat: int, action: Action) -> LibertaliaState:
-        return flow.perform(state, seat, check(state, seat, action), text=False)[0]
+        return flow.perform(state, seat, check(state, seat, action), SILENT)
 
     def preview(self, state: LibertaliaState, seat: int, action: Action) -> str | None:
         # Read from the public table and the mover's own hand and graveyard only (preview.py).
@@ -106,7 +107,9 @@ class LibertaliaRules(Rules[LibertaliaState]):
         own = _OWN_REVEALS.get(move.type)
         if own is not None:
             return own
-        return flow.perform(state, seat, move, text=False)[1].revealed
+        log = Log(text=False)
+        flow.perform(state, seat, move, log)
+        return log.revealed
 
     def describe(self, state: LibertaliaState, seat: int, action: Action) -> str:
         """The public sentence of an action (as ``step(...).text``)."""

@@ -12,9 +12,8 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Sequence
-from typing import cast
 
-from engine.base import RngState, rng_from_state
+from engine.base import RngState
 from engine.libertalia.characters import COLOURS, CharacterSet
 from engine.libertalia.state import NOBODY, Character, Layout, LibertaliaState, left_of, right_of
 
@@ -70,6 +69,22 @@ class Log:
 SEAT_NAMES = tuple(colour.capitalize() for colour in COLOURS)
 
 
+class _Silent(Log):
+    """The log of ``Rules.apply``: no sentences, and nobody asks what was revealed. It keeps
+    nothing, so one instance serves every call."""
+
+    __slots__ = ()
+
+    def reveal(self, reason: str) -> None:
+        pass
+
+    def add(self, text: str, private: dict[int, str] | None = None) -> None:
+        pass
+
+
+SILENT: Log = _Silent(text=False)
+
+
 def plural(name: str, count: int) -> str:
     if count == 1 or name.endswith("s"):
         return name
@@ -106,14 +121,6 @@ _new_state = tuple.__new__
 def _rows(rows: Rows) -> tuple[tuple[int, ...], ...]:
     """Rows as the state holds them: untouched rows stay the state's own tuples."""
     return rows if type(rows) is tuple else tuple(map(tuple, rows))
-
-
-def _own(rows: Rows, index: int) -> list[int]:
-    """Row ``index`` of ``rows`` (a list) as a list of its own, made from the tuple once."""
-    row = rows[index]
-    if type(row) is tuple:
-        row = cast(list[Sequence[int]], rows)[index] = list(row)
-    return cast(list[int], row)
 
 
 class Table:
@@ -235,15 +242,15 @@ class Table:
                 self.day,
                 self.phase,
                 tuple(self.dealt),
-                _rows(self.hands),
+                self.hands if type(self.hands) is tuple else _rows(self.hands),
                 tuple(self.picks),
                 tuple(self.ship),
-                _rows(self.dens),
-                _rows(self.graves),
-                _rows(self.removed),
-                _rows(self.booty),
+                self.dens if type(self.dens) is tuple else _rows(self.dens),
+                self.graves if type(self.graves) is tuple else _rows(self.graves),
+                self.removed if type(self.removed) is tuple else _rows(self.removed),
+                self.booty if type(self.booty) is tuple else _rows(self.booty),
                 tuple(self.doubloons),
-                _rows(self.spaces),
+                self.spaces if type(self.spaces) is tuple else _rows(self.spaces),
                 tuple(self.bag),
                 self.actor,
                 self.decision,
@@ -260,67 +267,88 @@ class Table:
         )
 
     # Writers: the one row (or list) a change needs, as a list of this table's own.
+    # (The five row writers are one pattern written out: they run several times per action,
+    # and a shared helper's call cost more than the rest of them.)
     def hand(self, seat: int) -> list[int]:
         rows = self.hands
         if type(rows) is tuple:
             rows = self.hands = list(rows)
-        return _own(rows, seat)
+        row = rows[seat]
+        if type(row) is tuple:
+            row = rows[seat] = list(row)  # type: ignore[index]
+        return row  # type: ignore[return-value]
 
     def den(self, seat: int) -> list[int]:
         rows = self.dens
         if type(rows) is tuple:
             rows = self.dens = list(rows)
-        return _own(rows, seat)
+        row = rows[seat]
+        if type(row) is tuple:
+            row = rows[seat] = list(row)  # type: ignore[index]
+        return row  # type: ignore[return-value]
 
     def grave(self, seat: int) -> list[int]:
         rows = self.graves
         if type(rows) is tuple:
             rows = self.graves = list(rows)
-        return _own(rows, seat)
+        row = rows[seat]
+        if type(row) is tuple:
+            row = rows[seat] = list(row)  # type: ignore[index]
+        return row  # type: ignore[return-value]
 
     def purse(self, seat: int) -> list[int]:
         """``seat``'s booty counts, to change."""
         rows = self.booty
         if type(rows) is tuple:
             rows = self.booty = list(rows)
-        return _own(rows, seat)
+        row = rows[seat]
+        if type(row) is tuple:
+            row = rows[seat] = list(row)  # type: ignore[index]
+        return row  # type: ignore[return-value]
 
     def space(self, index: int) -> list[int]:
         """Day-space ``index`` (0-based), to change."""
         rows = self.spaces
         if type(rows) is tuple:
             rows = self.spaces = list(rows)
-        return _own(rows, index)
+        row = rows[index]
+        if type(row) is tuple:
+            row = rows[index] = list(row)  # type: ignore[index]
+        return row  # type: ignore[return-value]
 
     def ship_w(self) -> list[Character]:
         if type(self.ship) is tuple:
             self.ship = list(self.ship)
-        return cast(list[Character], self.ship)
+        return self.ship  # type: ignore[return-value]
 
     def bag_w(self) -> list[int]:
         if type(self.bag) is tuple:
             self.bag = list(self.bag)
-        return cast(list[int], self.bag)
+        return self.bag  # type: ignore[return-value]
 
     def picks_w(self) -> list[int]:
         if type(self.picks) is tuple:
             self.picks = list(self.picks)
-        return cast(list[int], self.picks)
+        return self.picks  # type: ignore[return-value]
 
     def night_w(self) -> list[bool]:
         if type(self.night) is tuple:
             self.night = list(self.night)
-        return cast(list[bool], self.night)
+        return self.night  # type: ignore[return-value]
 
     def doubloons_w(self) -> list[int]:
         if type(self.doubloons) is tuple:
             self.doubloons = list(self.doubloons)
-        return cast(list[int], self.doubloons)
+        return self.doubloons  # type: ignore[return-value]
 
     # The generator is rebuilt only when a step draws (campaign setup, Spanish Spy).
     def rng(self) -> random.Random:
         if self._rng is None:
-            self._rng = rng_from_state(self.rng_state)
+            # As engine.base.rng_from_state, but seeded with 0 before the state is set:
+            # random.Random() seeds itself from the system's entropy first, a system call
+            # that cost more than the rest of a campaign's setup.
+            rng = self._rng = random.Random(0)
+            rng.setstate(self.rng_state)
         return self._rng
 
     # Names, in the game's words.
