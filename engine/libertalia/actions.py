@@ -52,6 +52,9 @@ _ASKED = {
 }
 
 
+_DAY_DUSK = (DAY, DUSK)
+
+
 def owed(state: LibertaliaState, seat: int) -> str:
     """The decision ``seat`` owes now (an L-ACT type), "" for none."""
     phase = state.phase
@@ -81,17 +84,31 @@ def _article(kind: str) -> str:
 
 def check(state: LibertaliaState, seat: Any, action: Any) -> Move:
     """The validated move of ``seat``; raises ``IllegalAction`` saying what is wrong."""
+    known = _KNOWN.get(id(action))
+    if known is not None and known[0] is action and type(seat) is int and 0 <= seat < state.players:
+        # One of the shared actions legal_actions hands out: well formed by construction,
+        # so only whether it answers this seat's decision now is left to check (owed and
+        # _allowed, written out for the two commonest decisions). Anything refused falls
+        # through to the full check below, which says why.
+        move = known[1]
+        move_type = move.type
+        if move_type == "play":
+            if state.phase == SUNRISE and not state.picks[seat] and move.rank in state.hands[seat]:
+                return move
+        elif move_type == "take":
+            if (
+                state.decision == "take"
+                and state.actor[0] == seat
+                and state.phase in _DAY_DUSK
+                and state.spaces[state.day - 1][move.booty] > 0
+            ):
+                return move
+        elif owed(state, seat) == move_type and _allowed(state, seat, move):
+            return move
     if type(seat) is not int or not 0 <= seat < state.players:
         raise IllegalAction(f"There is no seat {seat!r} in this game")
     if state.phase == OVER:
         raise IllegalAction("The game is over")
-    known = _KNOWN.get(id(action))
-    if known is not None and known[0] is action:
-        # One of the shared actions legal_actions hands out: well formed by construction,
-        # so only whether it answers this seat's decision now is left to check.
-        move = known[1]
-        if owed(state, seat) == move.type and _allowed(state, seat, move):
-            return move
     if not isinstance(action, dict):
         raise IllegalAction("An action must be a JSON object")
     kind = action.get("type")

@@ -4,6 +4,7 @@ effects, fortunes, scores and the cleanup."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import mul
 from typing import Any
 
 from engine.base import ENDS_THE_GAME
@@ -91,14 +92,38 @@ def fortune(chars: CharacterSet, money: int, held: Sequence[int]) -> dict[str, A
     }
 
 
-def fortune_value(chars: CharacterSet, money: int, held: Sequence[int]) -> int:
-    """``fortune(...)["fortune"]`` without the parts (a replay needs only the number)."""
-    total = money + sum(n * value for n, value in zip(held, chars.booty_value, strict=True))
-    return max(0, total + held[MAP] // chars.map_set_size * chars.map_set_value)
+def _end_silently(t: Table) -> None:
+    """What :func:`end` does up to the cleanup, composing no sentence (``Rules.apply``)."""
+    chars = t.chars
+    fortunes = []
+    for seat in range(t.players):
+        for rank in sorted(t.dens[seat], reverse=True):  # L-END-1
+            found = END_EFFECTS.get(rank)
+            if found is not None:
+                change = found(t, seat, rank)
+                if change > 0:
+                    t.gain(seat, change)
+                elif change < 0:
+                    t.lose(seat, -change)
+        held = t.booty[seat]
+        # fortune(...)["fortune"], without the parts
+        total = t.doubloons[seat] + sum(map(mul, held, chars.booty_value))
+        total += held[MAP] // chars.map_set_size * chars.map_set_value
+        fortunes.append(max(0, total))
+    t.fortunes = [*t.fortunes, tuple(fortunes)]
+    if t.campaign == CAMPAIGNS:
+        t.phase = OVER
+        t.actor = NOBODY
 
 
 def end(t: Table, log: Log) -> None:
     log.reveal(ENDS_THE_GAME if t.campaign == CAMPAIGNS else NEXT_CAMPAIGN)
+    if not log.text:
+        _end_silently(t)
+        if t.campaign < CAMPAIGNS:
+            cleanup(t)
+            start(t, log)
+        return
     log.add(f"End of campaign {t.campaign}.")
     for seat in range(t.players):
         parts = []
@@ -107,12 +132,6 @@ def end(t: Table, log: Log) -> None:
             if found is None:
                 continue
             change = found(t, seat, rank)
-            if not log.text:
-                if change > 0:
-                    t.gain(seat, change)
-                elif change < 0:
-                    t.lose(seat, -change)
-                continue
             name = t.chars.name[rank]
             if change == 0:
                 parts.append(f"{name} 0")
@@ -122,13 +141,10 @@ def end(t: Table, log: Log) -> None:
             else:
                 lost = t.lose(seat, -change)
                 parts.append(f"{name} −{lost}" + ("" if lost == -change else f" (of {-change})"))
-        if parts and log.text:
+        if parts:
             log.add(f"{t.name(seat)}'s den at the End: {', '.join(parts)}.")
     fortunes = []
     for seat in range(t.players):
-        if not log.text:
-            fortunes.append(fortune_value(t.chars, t.doubloons[seat], t.booty[seat]))
-            continue
         parts_of = fortune(t.chars, t.doubloons[seat], t.booty[seat])
         fortunes.append(parts_of["fortune"])
         below = " (below 0, counts as 0)" if parts_of["total"] < 0 else ""
@@ -138,13 +154,10 @@ def end(t: Table, log: Log) -> None:
         )
     t.fortunes = [*t.fortunes, tuple(fortunes)]
     totals = [sum(f[s] for f in t.fortunes) for s in range(t.players)]
-    if log.text:
-        log.add("Scores: " + ", ".join(f"{t.name(s)} {totals[s]}" for s in range(t.players)) + ".")
+    log.add("Scores: " + ", ".join(f"{t.name(s)} {totals[s]}" for s in range(t.players)) + ".")
     if t.campaign == CAMPAIGNS:
         t.phase = OVER
         t.actor = NOBODY
-        if not log.text:
-            return
         best = max(totals)
         winners = [t.name(s) for s in range(t.players) if totals[s] == best]
         verb = "wins" if len(winners) == 1 else "share the win"

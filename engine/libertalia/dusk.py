@@ -36,18 +36,19 @@ def go_on(t: Table, log: Log) -> None:
     """Carry the actor's turn on until its owner must choose or the turn ends."""
     seat, rank = t.actor
     while t.picks_left:
-        # Read the space afresh each time: a take turns the table's row into its own list.
-        if not any(t.spaces[t.day - 1]):
+        # The kinds on the space, as options.py lists the take (read afresh each time: a
+        # take turns the table's row into its own list).
+        kinds = [kind for kind, count in enumerate(t.spaces[t.day - 1]) if count]
+        if not kinds:
             if log.text:
                 log.add(f"{t.character(seat, rank)} finds day-space {t.day} empty.")
             break
-        choices = options(t, "take", seat)
-        if len(choices) >= 2:
+        if len(kinds) >= 2:
             t.decision = "take"
             if log.text:
                 log.add(f"{t.name(seat)} must choose a token for {t.character(seat, rank)}.")
             return
-        take(t, log, seat, move_of(choices[0]))  # one kind left: L-DEC-5
+        take(t, log, seat, Move("take", booty=kinds[0]))  # one kind left: L-DEC-5
         if t.decision:
             return
     end_turn(t, log)

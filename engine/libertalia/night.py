@@ -53,8 +53,9 @@ def granny_wata(t: Table, log: Log) -> None:
 
 def resolve(t: Table, log: Log, seat: int, below: int) -> None:
     """Run ``seat``'s den characters ranked below ``below``, highest first (L-NIGHT-1),
-    until its Waitress asks."""
-    for rank in sorted(t.dens[seat], reverse=True):
+    until its Waitress asks. Only ranks that act at Night (the Waitress, NIGHT_EFFECTS) are
+    looked at: the others do nothing then."""
+    for rank in sorted([r for r in t.dens[seat] if r in _ACTS_AT_NIGHT], reverse=True):
         if rank >= below or rank not in t.dens[seat]:  # discarded earlier this Night
             continue
         if rank == WAITRESS_RANK and t.booty[seat][MAP]:
@@ -128,3 +129,4 @@ NIGHT_EFFECTS: dict[int, Effect] = {
     13: mutineer,
     20: armorer,
 }
+_ACTS_AT_NIGHT = frozenset({WAITRESS_RANK, *NIGHT_EFFECTS})

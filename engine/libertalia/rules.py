@@ -9,9 +9,9 @@ from engine.base import JSON, Action, OptionInfo, Rules, Step
 from engine.libertalia import flow, scoring, serial, setup, strategy
 from engine.libertalia.actions import check, owed, to_act
 from engine.libertalia.characters import COLOURS
-from engine.libertalia.options import options
+from engine.libertalia.options import PLAY, options
 from engine.libertalia.preview import preview
-from engine.libertalia.state import OVER, LibertaliaState, scores, seat_name
+from engine.libertalia.state import OVER, SUNRISE, LibertaliaState, scores, seat_name
 from engine.libertalia.view import view
 from engine.libertalia.working_copy import PARROT_SHOWS_OWN, PICK_REVEALED, SILENT, SURGEON_OWN, Log
 
@@ -69,6 +69,8 @@ class LibertaliaRules(Rules[LibertaliaState]):
     def legal_actions(self, state: LibertaliaState, seat: int) -> list[Action]:
         if type(seat) is not int or not 0 <= seat < state.players:
             return []
+        if state.phase == SUNRISE:  # owed(...) == "play", the commonest, written out
+            return [] if state.picks[seat] else [PLAY[rank] for rank in state.hands[seat]]
         decision = owed(state, seat)
         # options makes a new list on each call: no copy needed.
         return cast(list[Action], options(state, decision, seat)) if decision else []
