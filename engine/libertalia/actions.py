@@ -182,8 +182,8 @@ def _allowed(state: LibertaliaState, seat: int, move: Move) -> bool:
         return move.rank in state.dens[seat]
     if kind == "revive":
         return move.rank in state.graves[seat]
-    if kind == "gunner":
-        return move.rank in state.dens[move.seat]
+    if kind == "gunner":  # (a shared action may name a seat this game has not)
+        return move.seat < state.players and move.rank in state.dens[move.seat]
     if kind == "saber":
         return move.seat in neighbours(state.players, seat) and move.rank in state.dens[move.seat]
     held = state.booty[seat]
