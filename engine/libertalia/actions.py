@@ -85,7 +85,9 @@ def _article(kind: str) -> str:
 def check(state: LibertaliaState, seat: Any, action: Any) -> Move:
     """The validated move of ``seat``; raises ``IllegalAction`` saying what is wrong."""
     known = _KNOWN.get(id(action))
-    if known is not None and known[0] is action and type(seat) is int and 0 <= seat < state.players:
+    if known is None or known[0] is not action:
+        known = _plain(action)
+    if known is not None and type(seat) is int and 0 <= seat < state.players:
         # One of the shared actions legal_actions hands out: well formed by construction,
         # so only whether it answers this seat's decision now is left to check (owed and
         # _allowed, written out for the two commonest decisions). Anything refused falls
@@ -190,6 +192,24 @@ def _allowed(state: LibertaliaState, seat: int, move: Move) -> bool:
     if kind == "keep":
         return sum(held) >= 2 and held[move.booty] > 0
     return held[move.booty] >= move.number  # sell: count is one of OFFERS (parsed)
+
+
+def _plain(action: Any) -> tuple[FrozenAction, Move] | None:
+    """A play or take written as a plain dict (a log read back from JSON: the commonest
+    actions of a replay), as the shared action equal to it; None for anything else, which
+    the full check reads. Exact: two keys, a JSON integer rank, a booty kind's name."""
+    if type(action) is not dict or len(action) != 2:
+        return None
+    kind = action.get("type")
+    if kind == "play":
+        rank = action.get("rank")
+        if type(rank) is int and 1 <= rank <= RANKS:
+            return _KNOWN[id(PLAY[rank])]
+    elif kind == "take":
+        booty = action.get("booty")
+        if type(booty) is str and booty in KIND_INDEX:
+            return _KNOWN[id(TAKE[KIND_INDEX[booty]])]
+    return None
 
 
 def _known_actions() -> dict[int, tuple[FrozenAction, Move]]:
