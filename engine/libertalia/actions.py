@@ -5,10 +5,24 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from engine.base import FrozenAction
 from engine.errors import IllegalAction
 from engine.libertalia.characters import KIND_INDEX, KINDS, RANKS
-from engine.libertalia.moves import Move
-from engine.libertalia.options import OFFERS, neighbours, options
+from engine.libertalia.moves import Move, move_of
+from engine.libertalia.options import (
+    GUNNER,
+    KEEP,
+    OFFERS,
+    PARROT,
+    PLAY,
+    RECRUIT,
+    REVIVE,
+    SABER,
+    SELL,
+    TAKE,
+    WAITRESS,
+    neighbours,
+)
 from engine.libertalia.state import DAY, DUSK, NIGHT, OVER, SUNRISE, LibertaliaState, seat_name
 
 _KEYS: dict[str, frozenset[str]] = {
@@ -36,6 +50,9 @@ _ASKED = {
     "saber": "choose the saber's target",
     "waitress": "decide whether the Waitress sells a treasure map",
 }
+
+
+_DAY_DUSK = (DAY, DUSK)
 
 
 def owed(state: LibertaliaState, seat: int) -> str:
@@ -67,6 +84,29 @@ def _article(kind: str) -> str:
 
 def check(state: LibertaliaState, seat: Any, action: Any) -> Move:
     """The validated move of ``seat``; raises ``IllegalAction`` saying what is wrong."""
+    known = _KNOWN.get(id(action))
+    if known is None or known[0] is not action:
+        known = _plain(action)
+    if known is not None and type(seat) is int and 0 <= seat < state.players:
+        # One of the shared actions legal_actions hands out: well formed by construction,
+        # so only whether it answers this seat's decision now is left to check (owed and
+        # _allowed, written out for the two commonest decisions). Anything refused falls
+        # through to the full check below, which says why.
+        move = known[1]
+        move_type = move.type
+        if move_type == "play":
+            if state.phase == SUNRISE and not state.picks[seat] and move.rank in state.hands[seat]:
+                return move
+        elif move_type == "take":
+            if (
+                state.decision == "take"
+                and state.actor[0] == seat
+                and state.phase in _DAY_DUSK
+                and state.spaces[state.day - 1][move.booty] > 0
+            ):
+                return move
+        elif owed(state, seat) == move_type and _allowed(state, seat, move):
+            return move
     if type(seat) is not int or not 0 <= seat < state.players:
         raise IllegalAction(f"There is no seat {seat!r} in this game")
     if state.phase == OVER:
@@ -92,7 +132,7 @@ def check(state: LibertaliaState, seat: Any, action: Any) -> Move:
     if kind != decision:
         raise IllegalAction(f"Now you must {_ASKED[decision]} (a {decision} action), not {kind}")
     move = _parse(state, kind, action)
-    if _listed(state, seat, move):
+    if _allowed(state, seat, move):
         return move
     raise IllegalAction(_why_not(state, seat, move))
 
@@ -128,21 +168,61 @@ def _parse(state: LibertaliaState, kind: str, action: dict[str, Any]) -> Move:
     return Move(kind, sell=sell)
 
 
-def _listed(state: LibertaliaState, seat: int, move: Move) -> bool:
-    for choice in options(state, move.type, seat):
-        if "rank" in choice and choice["rank"] == move.rank:
-            return True
-        if "target" in choice and choice["target"] == f"{move.seat}.{move.rank}":
-            return True
-        if (
-            "booty" in choice
-            and KIND_INDEX[choice["booty"]] == move.booty
-            and choice.get("count", 0) == move.number
-        ):
-            return True
-        if "sell" in choice and choice["sell"] is move.sell:
-            return True
-    return False
+def _allowed(state: LibertaliaState, seat: int, move: Move) -> bool:
+    """Whether ``options(state, move.type, seat)`` lists ``move`` (a well-formed move of the
+    decision ``seat`` owes), answered from the state without building the list. The rules
+    are options.py's, one line each; the tests compare the two on every listed action and on
+    refused ones."""
+    kind = move.type
+    if kind == "take":
+        return state.spaces[state.day - 1][move.booty] > 0
+    if kind in ("play", "parrot"):
+        return move.rank in state.hands[seat]
+    if kind == "waitress":
+        return True
+    if kind == "recruit":
+        return move.rank in state.dens[seat]
+    if kind == "revive":
+        return move.rank in state.graves[seat]
+    if kind == "gunner":  # (a shared action may name a seat this game has not)
+        return move.seat < state.players and move.rank in state.dens[move.seat]
+    if kind == "saber":
+        return move.seat in neighbours(state.players, seat) and move.rank in state.dens[move.seat]
+    held = state.booty[seat]
+    if kind == "keep":
+        return sum(held) >= 2 and held[move.booty] > 0
+    return held[move.booty] >= move.number  # sell: count is one of OFFERS (parsed)
+
+
+def _plain(action: Any) -> tuple[FrozenAction, Move] | None:
+    """A play or take written as a plain dict (a log read back from JSON: the commonest
+    actions of a replay), as the shared action equal to it; None for anything else, which
+    the full check reads. Exact: two keys, a JSON integer rank, a booty kind's name."""
+    if type(action) is not dict or len(action) != 2:
+        return None
+    kind = action.get("type")
+    if kind == "play":
+        rank = action.get("rank")
+        if type(rank) is int and 1 <= rank <= RANKS:
+            return _KNOWN[id(PLAY[rank])]
+    elif kind == "take":
+        booty = action.get("booty")
+        if type(booty) is str and booty in KIND_INDEX:
+            return _KNOWN[id(TAKE[KIND_INDEX[booty]])]
+    return None
+
+
+def _known_actions() -> dict[int, tuple[FrozenAction, Move]]:
+    """The shared actions of options.py by identity, each with its move (they live as long as
+    the module, so their ids stay theirs)."""
+    every: list[FrozenAction] = [
+        *PLAY[1:], *PARROT[1:], *RECRUIT[1:], *REVIVE[1:], *KEEP, *TAKE, *WAITRESS,
+        *GUNNER.values(), *SABER.values(), *SELL.values(),
+    ]  # fmt: skip
+    return {id(action): (action, move_of(action)) for action in every}
+
+
+_KNOWN = _known_actions()
 
 
 def _why_not(state: LibertaliaState, seat: int, move: Move) -> str:

@@ -4,6 +4,7 @@ effects, fortunes, scores and the cleanup."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import mul
 from typing import Any
 
 from engine.base import ENDS_THE_GAME
@@ -48,12 +49,10 @@ def start(t: Table, log: Log) -> None:
         dealt = {r for ranks in t.dealt for r in ranks}
         undealt = [r for r in range(1, RANKS + 1) if r not in dealt]
         ranks = sorted(t.rng().sample(undealt, count))
-    t.dealt.append(tuple(ranks))
-    for hand in t.hands:
-        hand.extend(ranks)
-        hand.sort()
+    t.dealt = [*t.dealt, tuple(ranks)]
+    t.hands = [sorted([*hand, *ranks]) for hand in t.hands]
     t.doubloons = [START_DOUBLOONS] * t.players
-    t.bag = list(t.chars.booty_count)
+    bag = t.bag = list(t.chars.booty_count)
     if len(t.fixed_layouts) >= t.campaign:
         layout = [list(space) for space in t.fixed_layouts[t.campaign - 1]]
     else:
@@ -61,16 +60,19 @@ def start(t: Table, log: Log) -> None:
         t.rng().shuffle(tokens)
         n = t.players
         layout = [tokens[d * n : (d + 1) * n] for d in range(6)]
-    t.spaces = [[0] * len(KINDS) for _ in range(6)]
+    spaces = [[0] * len(KINDS) for _ in range(6)]
+    t.spaces = spaces
     for d, space in enumerate(layout):
         for kind in space:
-            t.spaces[d][kind] += 1
-            t.bag[kind] -= 1
+            spaces[d][kind] += 1
+            bag[kind] -= 1
+    if not log.text:
+        return
     names = ", ".join(f"{t.chars.name[r]} ({r})" for r in ranks)
-    spaces = "; ".join(f"day {d + 1}: {t.tokens(s)}" for d, s in enumerate(t.spaces))
+    laid = "; ".join(f"day {d + 1}: {t.tokens(s)}" for d, s in enumerate(t.spaces))
     log.add(
         f"Campaign {t.campaign} begins: everyone receives {names}, and {doubloons(START_DOUBLOONS)}. "
-        f"The booty is laid out ({spaces})."
+        f"The booty is laid out ({laid})."
     )
 
 
@@ -90,8 +92,38 @@ def fortune(chars: CharacterSet, money: int, held: Sequence[int]) -> dict[str, A
     }
 
 
+def _end_silently(t: Table) -> None:
+    """What :func:`end` does up to the cleanup, composing no sentence (``Rules.apply``)."""
+    chars = t.chars
+    fortunes = []
+    for seat in range(t.players):
+        for rank in sorted(t.dens[seat], reverse=True):  # L-END-1
+            found = END_EFFECTS.get(rank)
+            if found is not None:
+                change = found(t, seat, rank)
+                if change > 0:
+                    t.gain(seat, change)
+                elif change < 0:
+                    t.lose(seat, -change)
+        held = t.booty[seat]
+        # fortune(...)["fortune"], without the parts
+        total = t.doubloons[seat] + sum(map(mul, held, chars.booty_value))
+        total += held[MAP] // chars.map_set_size * chars.map_set_value
+        fortunes.append(max(0, total))
+    t.fortunes = [*t.fortunes, tuple(fortunes)]
+    if t.campaign == CAMPAIGNS:
+        t.phase = OVER
+        t.actor = NOBODY
+
+
 def end(t: Table, log: Log) -> None:
     log.reveal(ENDS_THE_GAME if t.campaign == CAMPAIGNS else NEXT_CAMPAIGN)
+    if not log.text:
+        _end_silently(t)
+        if t.campaign < CAMPAIGNS:
+            cleanup(t)
+            start(t, log)
+        return
     log.add(f"End of campaign {t.campaign}.")
     for seat in range(t.players):
         parts = []
@@ -120,7 +152,7 @@ def end(t: Table, log: Log) -> None:
             f"{t.name(seat)}'s fortune: {parts_of['fortune']}{below} from {doubloons(t.doubloons[seat])} "
             f"and {t.tokens(t.booty[seat])}."
         )
-    t.fortunes.append(tuple(fortunes))
+    t.fortunes = [*t.fortunes, tuple(fortunes)]
     totals = [sum(f[s] for f in t.fortunes) for s in range(t.players)]
     log.add("Scores: " + ", ".join(f"{t.name(s)} {totals[s]}" for s in range(t.players)) + ".")
     if t.campaign == CAMPAIGNS:
@@ -137,11 +169,10 @@ def end(t: Table, log: Log) -> None:
 
 def cleanup(t: Table) -> None:
     """L-END-5: dens and graveyards leave the game, every token returns to the bag, hands stay."""
-    for seat in range(t.players):
-        t.removed[seat] = sorted(t.removed[seat] + t.dens[seat] + t.graves[seat])
-        t.dens[seat] = []
-        t.graves[seat] = []
-        t.booty[seat] = [0] * len(KINDS)
+    t.removed = [sorted([*t.removed[seat], *t.dens[seat], *t.graves[seat]]) for seat in range(t.players)]
+    t.dens = [[] for _ in range(t.players)]
+    t.graves = [[] for _ in range(t.players)]
+    t.booty = [[0] * len(KINDS) for _ in range(t.players)]
     t.spaces = [[0] * len(KINDS) for _ in range(6)]
     t.bag = list(t.chars.booty_count)
 

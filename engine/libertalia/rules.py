@@ -3,17 +3,17 @@ package. Rules in engine/libertalia/rules.md (ids L-…)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from engine.base import JSON, Action, OptionInfo, Rules, Step
 from engine.libertalia import flow, scoring, serial, setup, strategy
 from engine.libertalia.actions import check, owed, to_act
 from engine.libertalia.characters import COLOURS
-from engine.libertalia.options import options
+from engine.libertalia.options import PLAY, options
 from engine.libertalia.preview import preview
-from engine.libertalia.state import OVER, LibertaliaState, scores, seat_name
+from engine.libertalia.state import OVER, SUNRISE, LibertaliaState, scores, seat_name
 from engine.libertalia.view import view
-from engine.libertalia.working_copy import PARROT_SHOWS_OWN, PICK_REVEALED, SURGEON_OWN
+from engine.libertalia.working_copy import PARROT_SHOWS_OWN, PICK_REVEALED, SILENT, SURGEON_OWN, Log
 
 _SECRET_PLAY: Action = {"type": "play"}
 _SECRET_REVIVE: Action = {"type": "revive"}
@@ -69,12 +69,16 @@ class LibertaliaRules(Rules[LibertaliaState]):
     def legal_actions(self, state: LibertaliaState, seat: int) -> list[Action]:
         if type(seat) is not int or not 0 <= seat < state.players:
             return []
+        if state.phase == SUNRISE:  # owed(...) == "play", the commonest, written out
+            return [] if state.picks[seat] else [PLAY[rank] for rank in state.hands[seat]]
         decision = owed(state, seat)
-        return list(options(state, decision, seat)) if decision else []
+        # options makes a new list on each call: no copy needed.
+        return cast(list[Action], options(state, decision, seat)) if decision else []
 
     def step(self, state: LibertaliaState, seat: int, action: Action) -> Step[LibertaliaState]:
         move = check(state, seat, action)
-        after, log = flow.perform(state, seat, move)
+        log = Log()
+        after = flow.perform(state, seat, move, log)
         text = log.public()
         private = {s: log.for_seat(s) for s in log.private_seats()}
         if move.type == "play" and state.picks.count(0) > 1:
@@ -88,7 +92,7 @@ class LibertaliaRules(Rules[LibertaliaState]):
         return Step(after, text, private)
 
     def apply(self, state: LibertaliaState, seat: int, action: Action) -> LibertaliaState:
-        return flow.perform(state, seat, check(state, seat, action))[0]
+        return flow.perform(state, seat, check(state, seat, action), SILENT)
 
     def preview(self, state: LibertaliaState, seat: int, action: Action) -> str | None:
         # Read from the public table and the mover's own hand and graveyard only (preview.py).
@@ -105,7 +109,9 @@ class LibertaliaRules(Rules[LibertaliaState]):
         own = _OWN_REVEALS.get(move.type)
         if own is not None:
             return own
-        return flow.perform(state, seat, move)[1].revealed
+        log = Log(text=False)
+        flow.perform(state, seat, move, log)
+        return log.revealed
 
     def describe(self, state: LibertaliaState, seat: int, action: Action) -> str:
         """The public sentence of an action (as ``step(...).text``)."""

@@ -33,7 +33,7 @@ from engine.libertalia.state import (
     Layout,
     LibertaliaState,
 )
-from engine.libertalia.working_copy import Log, Table
+from engine.libertalia.working_copy import SILENT, Table
 
 OPTIONS = ("character_set", "colours", "ranks", "layouts", "draws")
 MAX_DRAWS = 1000
@@ -86,9 +86,8 @@ def new_game(players: Any, seed: Any, options: Any) -> LibertaliaState:
     )
     t = Table(state)
     t.booty = [[0] * len(KINDS) for _ in range(players)]
-    log = Log()
-    campaign.start(t, log)
-    flow.run(t, log)
+    campaign.start(t, SILENT)  # new_game returns the state only
+    flow.run(t, SILENT)
     return t.freeze()
 
 

@@ -1,19 +1,21 @@
 """The working copy a step changes, and the log of what it did.
 
-A step copies the state's tuples into lists once (:class:`Table`), runs the whole procedure
-on them, and freezes the result into a new state; the input state is never touched. The
-:class:`Log` collects one sentence per event, with a private variant where an event is
-secret to all but one seat (a Sunrise pick, a Surgeon's return).
+A step runs the whole procedure on a :class:`Table`, which shares the state's tuples and
+copies into lists only the parts the step changes, and freezes the result into a new state;
+the input state is never touched. The :class:`Log` collects one sentence per event, with a
+private variant where an event is secret to all but one seat (a Sunrise pick, a Surgeon's
+return), or none at all for a step whose sentences nobody reads (``Rules.apply``).
 """
 
 from __future__ import annotations
 
 import random
 from bisect import insort
+from collections.abc import Sequence
 
-from engine.base import rng_from_state
+from engine.base import RngState
 from engine.libertalia.characters import COLOURS, CharacterSet
-from engine.libertalia.state import NOBODY, Character, LibertaliaState, key, left_of, right_of
+from engine.libertalia.state import NOBODY, Character, Layout, LibertaliaState, left_of, right_of
 
 # What ``Rules.reveals`` says of a step that shows something hidden or draws at random,
 # as a clause that reads after "This move is final: ".
@@ -27,22 +29,29 @@ NEXT_CAMPAIGN = "it ends the campaign: the next one is dealt"  # L-END, L-CAMP-2
 
 
 class Log:
-    """Sentences in order; each may have a different wording for some seats."""
+    """Sentences in order; each may have a different wording for some seats.
 
-    __slots__ = ("entries", "revealed")
+    ``Log(text=False)`` keeps no sentences: ``Rules.apply`` and ``Rules.reveals`` want only
+    the new state (and ``revealed``), and composing every sentence for every audience was a
+    third of a replayed action. Code that builds a sentence at some cost asks ``log.text``
+    first; ``add`` drops whatever reaches it from a silent log."""
 
-    def __init__(self) -> None:
+    __slots__ = ("entries", "revealed", "text")
+
+    def __init__(self, text: bool = True) -> None:
         self.entries: list[tuple[str, dict[int, str] | None]] = []
         # The first thing the step showed that was hidden, or drew at random, as the clause
         # ``Rules.reveals`` answers; None while the step showed nothing hidden.
         self.revealed: str | None = None
+        self.text = text
 
     def reveal(self, reason: str) -> None:
         if self.revealed is None:
             self.revealed = reason
 
     def add(self, text: str, private: dict[int, str] | None = None) -> None:
-        self.entries.append((text, private))
+        if self.text:
+            self.entries.append((text, private))
 
     def public(self) -> str:
         return " ".join(text for text, _ in self.entries)
@@ -54,6 +63,26 @@ class Log:
         return " ".join(
             private[seat] if private and seat in private else text for text, private in self.entries
         )
+
+
+# A seat as players read it, by colour index: "Yellow".
+SEAT_NAMES = tuple(colour.capitalize() for colour in COLOURS)
+
+
+class _Silent(Log):
+    """The log of ``Rules.apply``: no sentences, and nobody asks what was revealed. It keeps
+    nothing, so one instance serves every call."""
+
+    __slots__ = ()
+
+    def reveal(self, reason: str) -> None:
+        pass
+
+    def add(self, text: str, private: dict[int, str] | None = None) -> None:
+        pass
+
+
+SILENT: Log = _Silent(text=False)
 
 
 def plural(name: str, count: int) -> str:
@@ -83,8 +112,27 @@ def doubloons(count: int) -> str:
     return f"{count} doubloon" + ("" if count == 1 else "s")
 
 
+# A table's parts are the state's tuples until changed, then lists: typed as read-only
+# sequences, so that a change that skips the writers below is a type error.
+Rows = Sequence[Sequence[int]]
+_new_state = tuple.__new__
+
+
+def _rows(rows: Rows) -> tuple[tuple[int, ...], ...]:
+    """Rows as the state holds them: untouched rows stay the state's own tuples."""
+    return rows if type(rows) is tuple else tuple(map(tuple, rows))
+
+
 class Table:
-    """The mutable copy of a state; attribute names and meanings are the state's."""
+    """The working copy of a state; attribute names and meanings are the state's.
+
+    Copy on write: every attribute starts as the state's own tuple, shared, and becomes a list
+    only when the step changes it, through the writers below (``hand(seat)``, ``den(seat)``,
+    ``purse(seat)`` …, which turn the outer tuple and that one row into lists). ``freeze``
+    builds tuples again only of what changed, so an action pays for what it touches, not for
+    the whole state. Readers read the attributes directly, tuples or lists alike; a reader
+    that keeps a row must read it again after a writer ran (the writer may have replaced it).
+    """
 
     __slots__ = (
         "_rng",
@@ -118,79 +166,194 @@ class Table:
         "spaces",
     )
 
+    chars: CharacterSet
+    players: int
+    colours: tuple[int, ...]
+    campaign: int
+    day: int
+    phase: str
+    dealt: Sequence[tuple[int, ...]]
+    hands: Rows
+    picks: Sequence[int]
+    ship: Sequence[Character]
+    dens: Rows
+    graves: Rows
+    removed: Rows
+    booty: Rows
+    doubloons: Sequence[int]
+    spaces: Rows
+    bag: Sequence[int]
+    actor: Character
+    decision: str
+    picks_left: int
+    officer: bool
+    night: Sequence[bool]
+    fortunes: Sequence[tuple[int, ...]]
+    fixed_ranks: tuple[tuple[int, ...], ...]
+    fixed_layouts: tuple[Layout, ...]
+    fixed_draws: tuple[int, ...]
+    actions: int
+    rng_state: RngState
+
     def __init__(self, state: LibertaliaState) -> None:
-        self.chars: CharacterSet = state.chars
-        self.players = state.players
-        self.colours = state.colours
-        self.campaign = state.campaign
-        self.day = state.day
-        self.phase = state.phase
-        self.dealt = list(state.dealt)
-        self.hands = [list(h) for h in state.hands]
-        self.picks = list(state.picks)
-        self.ship: list[Character] = list(state.ship)
-        self.dens = [list(d) for d in state.dens]
-        self.graves = [list(g) for g in state.graves]
-        self.removed = [list(r) for r in state.removed]
-        self.booty = [list(b) for b in state.booty]
-        self.doubloons = list(state.doubloons)
-        self.spaces = [list(s) for s in state.spaces]
-        self.bag = list(state.bag)
-        self.actor: Character = state.actor
-        self.decision = state.decision
-        self.picks_left = state.picks_left
-        self.officer = state.officer
-        self.night = list(state.night)
-        self.fortunes = list(state.fortunes)
-        self.fixed_ranks = state.fixed_ranks
-        self.fixed_layouts = state.fixed_layouts
-        self.fixed_draws = state.fixed_draws
-        self.actions = state.actions
-        self.rng_state = state.rng_state
+        (
+            self.chars,
+            self.players,
+            self.colours,
+            self.campaign,
+            self.day,
+            self.phase,
+            self.dealt,
+            self.hands,
+            self.picks,
+            self.ship,
+            self.dens,
+            self.graves,
+            self.removed,
+            self.booty,
+            self.doubloons,
+            self.spaces,
+            self.bag,
+            self.actor,
+            self.decision,
+            self.picks_left,
+            self.officer,
+            self.night,
+            self.fortunes,
+            self.fixed_ranks,
+            self.fixed_layouts,
+            self.fixed_draws,
+            self.actions,
+            self.rng_state,
+        ) = state
         self._rng: random.Random | None = None
 
     def freeze(self) -> LibertaliaState:
         rng_state = self.rng_state if self._rng is None else self._rng.getstate()
-        return LibertaliaState(
-            chars=self.chars,
-            players=self.players,
-            colours=self.colours,
-            campaign=self.campaign,
-            day=self.day,
-            phase=self.phase,
-            dealt=tuple(self.dealt),
-            hands=tuple(map(tuple, self.hands)),
-            picks=tuple(self.picks),
-            ship=tuple(self.ship),
-            dens=tuple(map(tuple, self.dens)),
-            graves=tuple(map(tuple, self.graves)),
-            removed=tuple(map(tuple, self.removed)),
-            booty=tuple(map(tuple, self.booty)),
-            doubloons=tuple(self.doubloons),
-            spaces=tuple(map(tuple, self.spaces)),
-            bag=tuple(self.bag),
-            actor=self.actor,
-            decision=self.decision,
-            picks_left=self.picks_left,
-            officer=self.officer,
-            night=tuple(self.night),
-            fortunes=tuple(self.fortunes),
-            fixed_ranks=self.fixed_ranks,
-            fixed_layouts=self.fixed_layouts,
-            fixed_draws=self.fixed_draws,
-            actions=self.actions,
-            rng_state=rng_state,
+        # Positional, in LibertaliaState's field order (tuple.__new__ skips the keyword
+        # handling of the NamedTuple's constructor).
+        return _new_state(
+            LibertaliaState,
+            (
+                self.chars,
+                self.players,
+                self.colours,
+                self.campaign,
+                self.day,
+                self.phase,
+                tuple(self.dealt),
+                self.hands if type(self.hands) is tuple else _rows(self.hands),
+                tuple(self.picks),
+                tuple(self.ship),
+                self.dens if type(self.dens) is tuple else _rows(self.dens),
+                self.graves if type(self.graves) is tuple else _rows(self.graves),
+                self.removed if type(self.removed) is tuple else _rows(self.removed),
+                self.booty if type(self.booty) is tuple else _rows(self.booty),
+                tuple(self.doubloons),
+                self.spaces if type(self.spaces) is tuple else _rows(self.spaces),
+                tuple(self.bag),
+                self.actor,
+                self.decision,
+                self.picks_left,
+                self.officer,
+                tuple(self.night),
+                tuple(self.fortunes),
+                self.fixed_ranks,
+                self.fixed_layouts,
+                self.fixed_draws,
+                self.actions,
+                rng_state,
+            ),
         )
+
+    # Writers: the one row (or list) a change needs, as a list of this table's own.
+    # (The five row writers are one pattern written out: they run several times per action,
+    # and a shared helper's call cost more than the rest of them.)
+    def hand(self, seat: int) -> list[int]:
+        rows = self.hands
+        if type(rows) is tuple:
+            rows = self.hands = list(rows)
+        row = rows[seat]
+        if type(row) is tuple:
+            row = rows[seat] = list(row)  # type: ignore[index]
+        return row  # type: ignore[return-value]
+
+    def den(self, seat: int) -> list[int]:
+        rows = self.dens
+        if type(rows) is tuple:
+            rows = self.dens = list(rows)
+        row = rows[seat]
+        if type(row) is tuple:
+            row = rows[seat] = list(row)  # type: ignore[index]
+        return row  # type: ignore[return-value]
+
+    def grave(self, seat: int) -> list[int]:
+        rows = self.graves
+        if type(rows) is tuple:
+            rows = self.graves = list(rows)
+        row = rows[seat]
+        if type(row) is tuple:
+            row = rows[seat] = list(row)  # type: ignore[index]
+        return row  # type: ignore[return-value]
+
+    def purse(self, seat: int) -> list[int]:
+        """``seat``'s booty counts, to change."""
+        rows = self.booty
+        if type(rows) is tuple:
+            rows = self.booty = list(rows)
+        row = rows[seat]
+        if type(row) is tuple:
+            row = rows[seat] = list(row)  # type: ignore[index]
+        return row  # type: ignore[return-value]
+
+    def space(self, index: int) -> list[int]:
+        """Day-space ``index`` (0-based), to change."""
+        rows = self.spaces
+        if type(rows) is tuple:
+            rows = self.spaces = list(rows)
+        row = rows[index]
+        if type(row) is tuple:
+            row = rows[index] = list(row)  # type: ignore[index]
+        return row  # type: ignore[return-value]
+
+    def ship_w(self) -> list[Character]:
+        if type(self.ship) is tuple:
+            self.ship = list(self.ship)
+        return self.ship  # type: ignore[return-value]
+
+    def bag_w(self) -> list[int]:
+        if type(self.bag) is tuple:
+            self.bag = list(self.bag)
+        return self.bag  # type: ignore[return-value]
+
+    def picks_w(self) -> list[int]:
+        if type(self.picks) is tuple:
+            self.picks = list(self.picks)
+        return self.picks  # type: ignore[return-value]
+
+    def night_w(self) -> list[bool]:
+        if type(self.night) is tuple:
+            self.night = list(self.night)
+        return self.night  # type: ignore[return-value]
+
+    def doubloons_w(self) -> list[int]:
+        if type(self.doubloons) is tuple:
+            self.doubloons = list(self.doubloons)
+        return self.doubloons  # type: ignore[return-value]
 
     # The generator is rebuilt only when a step draws (campaign setup, Spanish Spy).
     def rng(self) -> random.Random:
         if self._rng is None:
-            self._rng = rng_from_state(self.rng_state)
+            # As engine.base.rng_from_state, but seeded with 0 before the state is set:
+            # random.Random() seeds itself from the system's entropy first, a system call
+            # that cost more than the rest of a campaign's setup.
+            rng = self._rng = random.Random(0)
+            rng.setstate(self.rng_state)
         return self._rng
 
     # Names, in the game's words.
     def name(self, seat: int) -> str:
-        return COLOURS[self.colours[seat]].capitalize()
+        return SEAT_NAMES[self.colours[seat]]
 
     def card(self, rank: int) -> str:
         """A card of one's own: "the Captain (rank 29)"."""
@@ -198,25 +361,30 @@ class Table:
 
     def character(self, seat: int, rank: int) -> str:
         """A character of anyone's: "Green's Captain"."""
-        return f"{self.name(seat)}'s {self.chars.name[rank]}"
+        return f"{SEAT_NAMES[self.colours[seat]]}'s {self.chars.name[rank]}"
 
     def token(self, kind: int, count: int = 1) -> str:
         return booty_words(self.chars, kind, count)
 
-    def tokens(self, counts: list[int] | tuple[int, ...]) -> str:
+    def tokens(self, counts: Sequence[int]) -> str:
         return listing([self.token(k, n) for k, n in enumerate(counts) if n])
 
     # The order of the ship (L-ORD).
     def key(self, seat: int, rank: int) -> int:
-        return key(self.chars, self.colours, seat, rank)
+        return rank * 8 + self.chars.influence[self.colours[seat]][rank]  # state.key, inlined
 
     def board(self, seat: int, rank: int) -> None:
         """Put a character on the ship at its key (L-ORD-2)."""
-        new = self.key(seat, rank)
+        influence = self.chars.influence
+        colours = self.colours
+        new = rank * 8 + influence[colours[seat]][rank]
+        ship = self.ship_w()
         index = 0
-        while index < len(self.ship) and self.key(*self.ship[index]) < new:
+        for s, r in ship:
+            if r * 8 + influence[colours[s]][r] >= new:
+                break
             index += 1
-        self.ship.insert(index, (seat, rank))
+        ship.insert(index, (seat, rank))
 
     def highest(self) -> Character:
         """L-ORD-3: the ship is kept in key order, so the last one."""
@@ -228,34 +396,35 @@ class Table:
 
     # Doubloons (L-DBL).
     def gain(self, seat: int, amount: int) -> int:
-        self.doubloons[seat] += amount
+        self.doubloons_w()[seat] += amount
         return amount
 
     def lose(self, seat: int, amount: int) -> int:
         """L-DBL-2: a loss takes at most what is held; returns what was actually lost."""
         lost = min(amount, self.doubloons[seat])
-        self.doubloons[seat] -= lost
+        if lost:
+            self.doubloons_w()[seat] -= lost
         return lost
 
     # Characters and tokens moving between zones (L-ZONE).
     def to_grave(self, seat: int, rank: int) -> None:
-        insort(self.graves[seat], rank)
+        insort(self.grave(seat), rank)
 
     def discard_from_den(self, seat: int, rank: int) -> None:
-        self.dens[seat].remove(rank)
+        self.den(seat).remove(rank)
         self.to_grave(seat, rank)
 
     def discard_from_ship(self, character: Character) -> None:
-        self.ship.remove(character)
+        self.ship_w().remove(character)
         self.to_grave(*character)
 
     def to_hand(self, seat: int, rank: int) -> None:
-        insort(self.hands[seat], rank)
+        insort(self.hand(seat), rank)
 
     def to_bag(self, seat: int, kind: int, count: int) -> None:
         """L-ZONE-4: discarded tokens go back to the bag at once."""
-        self.booty[seat][kind] -= count
-        self.bag[kind] += count
+        self.purse(seat)[kind] -= count
+        self.bag_w()[kind] += count
 
     def held(self, seat: int) -> int:
         return sum(self.booty[seat])
