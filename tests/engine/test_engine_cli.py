@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import available_rules, registry
-from engine.cli import main
+from engine import available_rules, get_rules, registry
+from engine.cli import YARDSTICK, main
 from tests.engine.toy_rules import DoubloonsRules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,8 +83,13 @@ def test_match_and_bench_run_quickly() -> None:
     for rules_id, title in available_rules():  # every rule set, without naming one
         assert f"{title} ({rules_id}), " in bench.stdout
     labels = ("games/s per M of the baseline", "average actions per game", "ms/game", "step (", "us/call")
+    labels += ("replay vs naive reference", "x (target 5x); without its copy")
     for label in labels:
         assert bench.stdout.count(label) == len(available_rules())
+    # Every other rule set's random games/s against the yardstick's, once, on the last line.
+    last = bench.stdout.splitlines()[-1]
+    assert last.startswith(f"random games/s vs {get_rules(YARDSTICK).title}: ")
+    assert last.count("x, ") == len(available_rules()) - 2 and last.endswith("(1 or more wanted)")
 
 
 @pytest.fixture
@@ -122,4 +127,5 @@ def test_match_and_bench_work_for_any_registered_rule_set(
     assert main(["bench", "--rules", "doubloons", "--games", "5", "--repeat", "1"]) == 0
     out = capsys.readouterr().out
     assert "Doubloons (test game) (doubloons), 4 players, 5 random games" in out
-    assert "Pirates" not in out
+    assert "replay vs naive reference" in out
+    assert "Pirates" not in out and "random games/s vs" not in out
