@@ -9,12 +9,16 @@ For every action:
 3. the action is performed with ``step`` on that copy, every audience's sentence composed,
    and the new state kept.
 
-One exception to step 2, so that the figure measures the game and not a quirk of how the
-engine stores its generator: a part of the state shaped like ``random.Random.getstate()`` (a
-tuple of 625 ints inside) is copied as one value, in C, as ``copy.deepcopy`` copies a
-``random.Random`` object that a naive implementation would keep. Walked int by int it cost
-about 150 us an action on its own, whatever the game (more than ten times the engine's own
-``apply``), and would make every rule set look fast.
+Two exceptions to step 2, so that the figure measures the game and not how the engine
+stores what is no game state:
+
+- a part of the state shaped like ``random.Random.getstate()`` (a tuple of 625 ints inside) is
+  copied as one value, in C, as ``copy.deepcopy`` copies a ``random.Random`` object that a
+  naive implementation would keep. Walked int by int it cost about 150 us an action on its
+  own, whatever the game (ten times and more the engine's own ``apply``);
+- a part that is a frozen dataclass (a card set: the rule set's fixed data that a game names,
+  never changed by play) is shared, as a naive implementation's module constants would be.
+  Deep-copied, Pirates' card set alone took over 100 ms an action.
 
 The reference is correct by construction (validation by the rule set's own list, no shared
 parts, the one code path ``step``) and pays for everything ``apply`` may skip: building the
@@ -26,6 +30,7 @@ it is, the target being at least 5x for every rule set.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 from typing import Any
 
@@ -33,6 +38,11 @@ from engine.base import Action, Rules
 from engine.errors import IllegalAction
 
 _MT_WORDS = 625  # the Mersenne Twister's 624 words and its position: random.getstate()[1]
+
+
+def _is_fixed_data(part: Any) -> bool:
+    params = getattr(type(part), "__dataclass_params__", None)
+    return dataclasses.is_dataclass(part) and params is not None and bool(params.frozen)
 
 
 def _is_generator_state(part: Any) -> bool:
@@ -45,7 +55,8 @@ def _is_generator_state(part: Any) -> bool:
 
 
 def copy_state(state: Any) -> Any:
-    """``copy.deepcopy(state)``, a generator's state at the top level copied as one value."""
+    """``copy.deepcopy(state)``, except at the top level: a generator's state is copied as one
+    value and fixed data (a frozen dataclass) shared."""
     memo: dict[int, Any] = {}
     if isinstance(state, tuple):
         for part in state:
@@ -54,6 +65,8 @@ def copy_state(state: Any) -> Any:
                 generator = random.Random()
                 generator.setstate(part)
                 memo[id(part)] = generator.getstate()
+            elif _is_fixed_data(part):
+                memo[id(part)] = part
     return copy.deepcopy(state, memo)
 
 
