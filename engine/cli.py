@@ -44,8 +44,6 @@ BENCH_BUDGET = 2.0
 # in REFERENCE_BUDGET seconds of CPU, at least one; apply replays the same ones for the ratio.
 REFERENCE_BUDGET = 1.0
 REFERENCE_TARGET = 5.0  # apply at least this many times faster than the reference
-# The rule set whose random games/s the others are compared with at the end of a full bench.
-YARDSTICK = "pirates"
 
 
 class CliError(Exception):
@@ -377,12 +375,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
         "(compare machines by games/s per M of it)"
     )
     speeds = {rules.id: (rules.title, _bench_one(rules, args, reference)) for rules in chosen}
-    if YARDSTICK in speeds and len(speeds) > 1:
-        title, yardstick = speeds[YARDSTICK]
+    # The others' random games/s against the --yardstick's, else against the fastest's.
+    mark = args.yardstick if args.yardstick in speeds else max(speeds, key=lambda r: speeds[r][1])
+    if len(speeds) > 1:
+        title, yardstick = speeds[mark]
         others = ", ".join(
             f"{other} {speed / yardstick:.2f}x"
             for rules_id, (other, speed) in speeds.items()
-            if rules_id != YARDSTICK
+            if rules_id != mark
         )
         print(f"random games/s vs {title}: {others} (1 or more wanted)")
     return 0
@@ -429,6 +429,9 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"games per rule set (default: {BENCH_GAMES}, fewer if they take over {BENCH_BUDGET:g} s)",
     )
     bench.add_argument("--repeat", type=int, default=3, help="passes of games and replay (best counts)")
+    bench.add_argument(
+        "--yardstick", choices=ids, help="compare the others' games/s with this one's (default: the fastest)"
+    )
     bench.set_defaults(func=cmd_bench)
     return parser
 
