@@ -54,11 +54,28 @@ class _Generator(random.Random):
         pass
 
 
+# Generators left standing where a roll left them, by the id of the state they stand at:
+# the next roll of that very state (a replay, a bot game) takes one back instead of building
+# a generator and setting its 625 words again. The entry keeps its state alive and is checked
+# by identity, so a reused id never matches; pop hands a generator to one caller only.
+_STANDING: dict[int, tuple[RngState, random.Random]] = {}
+_STANDING_LIMIT = 64
+
+
 def _generator(rng_state: RngState) -> random.Random:
+    standing = _STANDING.pop(id(rng_state), None)
+    if standing is not None and standing[0] is rng_state:
+        return standing[1]
     # The C constructor seeds from its argument; a small int is the cheapest seed there is.
     rng = _Generator(0)
     rng.setstate(rng_state)
     return rng
+
+
+def _leave_standing(rng_state: RngState, rng: random.Random) -> None:
+    if len(_STANDING) >= _STANDING_LIMIT:
+        _STANDING.clear()
+    _STANDING[id(rng_state)] = (rng_state, rng)
 
 
 class Story:
@@ -157,6 +174,7 @@ class _Table:
         for i in which:
             rolled[i] = rng.randrange(DIE_FACES) < HEAD_FACES
         self.rng_state = rng.getstate()
+        _leave_standing(self.rng_state, rng)
         return tuple(rolled)
 
 
