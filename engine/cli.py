@@ -29,6 +29,7 @@ from engine.gamelog import (
     write_lines,
 )
 from engine.gamelog import replay as replay_log
+from engine.reference import listed_step, reference_apply
 from engine.registry import all_rules, available_rules, get_rules
 
 # A bound on every bot game: a rule set whose random games do not end is a bug to report,
@@ -39,6 +40,10 @@ DEFAULT_PLAYERS = 4
 # of them would take longer than BENCH_BUDGET seconds of CPU (heavier rule sets).
 BENCH_GAMES = 500
 BENCH_BUDGET = 2.0
+# The naive reference (engine/reference.py) replays the first of those games, as many as fit
+# in REFERENCE_BUDGET seconds of CPU, at least one; apply replays the same ones for the ratio.
+REFERENCE_BUDGET = 1.0
+REFERENCE_TARGET = 5.0  # apply at least this many times faster than the reference
 
 
 class CliError(Exception):
@@ -267,7 +272,40 @@ def _random_games(rules: Rules[Any], players: int, games: int | None) -> tuple[l
     return logs, time.process_time() - started
 
 
-def _bench_one(rules: Rules[Any], args: argparse.Namespace, reference: float) -> None:
+def _replay_time(rules: Rules[Any], players: int, logs: list[Log], apply: Any, repeat: int) -> float:
+    """The best CPU time of ``repeat`` replays of ``logs`` from their starts through ``apply``."""
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.process_time()
+        for game, log in enumerate(logs):
+            state = rules.new_game(players, game)
+            for seat, action in log:
+                state = apply(state, seat, action)
+        best = min(best, time.process_time() - started)
+    return best
+
+
+def _reference_games(rules: Rules[Any], players: int, logs: list[Log]) -> tuple[list[Log], float]:
+    """The first logs the reference replays within REFERENCE_BUDGET (at least one), and the
+    time of that first pass."""
+
+    def naive(state: Any, seat: int, action: dict[str, Any]) -> Any:
+        return reference_apply(rules, state, seat, action)
+
+    started = time.process_time()
+    done = 0
+    for game, log in enumerate(logs):
+        state = rules.new_game(players, game)
+        for seat, action in log:
+            state = naive(state, seat, action)
+        done += 1
+        if time.process_time() - started > REFERENCE_BUDGET:
+            break
+    return logs[:done], time.process_time() - started
+
+
+def _bench_one(rules: Rules[Any], args: argparse.Namespace, reference: float) -> float:
+    """Print one rule set's figures; its random games/s."""
     players = players_for(rules, args.players, exact=args.rules is not None)
     # The same seeded games several times, the best time kept: a figure of the engine, not
     # of whatever else the machine did meanwhile. CPU time of this one process, likewise.
@@ -289,17 +327,26 @@ def _bench_one(rules: Rules[Any], args: argparse.Namespace, reference: float) ->
         for seat, action in log:
             triples.append((state, seat, action))
             state = rules.apply(state, seat, action)
-    best = float("inf")
-    for _ in range(args.repeat):
-        started = time.process_time()
-        for game, log in enumerate(logs):
-            state = rules.new_game(players, game)
-            for seat, action in log:
-                state = rules.apply(state, seat, action)
-        best = min(best, time.process_time() - started)
+    best = _replay_time(rules, players, logs, rules.apply, args.repeat)
     print(
         f"  replay with validation:   {best / games * 1000:8.3f} ms/game "
         f"({best / actions * 1e6:.1f} us/action, best of {args.repeat})"
+    )
+
+    # The naive reference against apply, on the same games (engine/reference.py).
+    few, naive = _reference_games(rules, players, logs)
+    few_actions = sum(len(log) for log in few)
+    fast = _replay_time(rules, players, few, rules.apply, args.repeat) / few_actions * 1e6
+    naive = naive / few_actions * 1e6
+
+    def uncopied(state: Any, seat: int, action: dict[str, Any]) -> Any:
+        return listed_step(rules, state, seat, action)
+
+    listed = _replay_time(rules, players, few, uncopied, args.repeat) / few_actions * 1e6
+    print(
+        f"  replay vs naive reference: {fast:7.1f} us/action apply, {naive:.1f} reference "
+        f"({len(few)} games): {naive / fast:.1f}x (target {REFERENCE_TARGET:g}x); "
+        f"without its copy {listed:.1f}: {listed / fast:.1f}x"
     )
 
     best = float("inf")
@@ -313,8 +360,9 @@ def _bench_one(rules: Rules[Any], args: argparse.Namespace, reference: float) ->
     started = time.process_time()
     for state, seat, _ in triples:
         rules.legal_actions(state, seat)
-    elapsed = time.process_time() - started
-    print(f"  legal_actions:            {elapsed / actions * 1e6:8.1f} us/call ({actions} calls)")
+    elapsed_legal = time.process_time() - started
+    print(f"  legal_actions:            {elapsed_legal / actions * 1e6:8.1f} us/call ({actions} calls)")
+    return games / elapsed
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -326,8 +374,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
         f"baseline (this machine): {reference:.2f} M dicts+tuples/s of plain Python "
         "(compare machines by games/s per M of it)"
     )
-    for rules in chosen:
-        _bench_one(rules, args, reference)
+    speeds = {rules.id: (rules.title, _bench_one(rules, args, reference)) for rules in chosen}
+    # The others' random games/s against the --yardstick's, else against the fastest's.
+    mark = args.yardstick if args.yardstick in speeds else max(speeds, key=lambda r: speeds[r][1])
+    if len(speeds) > 1:
+        title, yardstick = speeds[mark]
+        others = ", ".join(
+            f"{other} {speed / yardstick:.2f}x"
+            for rules_id, (other, speed) in speeds.items()
+            if rules_id != mark
+        )
+        print(f"random games/s vs {title}: {others} (1 or more wanted)")
     return 0
 
 
@@ -372,6 +429,9 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"games per rule set (default: {BENCH_GAMES}, fewer if they take over {BENCH_BUDGET:g} s)",
     )
     bench.add_argument("--repeat", type=int, default=3, help="passes of games and replay (best counts)")
+    bench.add_argument(
+        "--yardstick", choices=ids, help="compare the others' games/s with this one's (default: the fastest)"
+    )
     bench.set_defaults(func=cmd_bench)
     return parser
 

@@ -23,13 +23,14 @@ from engine.captain_lucky.state import (
     OVER,
     PLACE,
     ROLL,
+    SET_SIZE,
     STEAL,
+    Area,
     LuckyState,
     Roll,
     Steal,
     TreasureSet,
     add_cards,
-    area_of,
     describe_sets,
     find_set,
     has_target,
@@ -53,11 +54,28 @@ class _Generator(random.Random):
         pass
 
 
+# Generators left standing where a roll left them, by the id of the state they stand at:
+# the next roll of that very state (a replay, a bot game) takes one back instead of building
+# a generator and setting its 625 words again. The entry keeps its state alive and is checked
+# by identity, so a reused id never matches; pop hands a generator to one caller only.
+_STANDING: dict[int, tuple[RngState, random.Random]] = {}
+_STANDING_LIMIT = 64
+
+
 def _generator(rng_state: RngState) -> random.Random:
+    standing = _STANDING.pop(id(rng_state), None)
+    if standing is not None and standing[0] is rng_state:
+        return standing[1]
     # The C constructor seeds from its argument; a small int is the cheapest seed there is.
     rng = _Generator(0)
     rng.setstate(rng_state)
     return rng
+
+
+def _leave_standing(rng_state: RngState, rng: random.Random) -> None:
+    if len(_STANDING) >= _STANDING_LIMIT:
+        _STANDING.clear()
+    _STANDING[id(rng_state)] = (rng_state, rng)
 
 
 class Story:
@@ -94,39 +112,93 @@ def _drawn_kinds(drawn: tuple[int, ...]) -> str:
     return ", ".join(count_of(drawn.count(k), k) for k in range(len(KINDS)) if k in drawn)
 
 
-def draw_up(state: LuckyState, seat: int) -> tuple[LuckyState, tuple[int, ...]]:
-    """Draw back up to five cards, as many as the pile has (K-TURN-1, K-TURN-6)."""
-    need = HAND_SIZE - sum(state.hands[seat])
-    if need <= 0 or not state.pile:
-        return state, ()
-    drawn = state.pile[:need]
-    hand = list(state.hands[seat])
-    for kind in drawn:
-        hand[kind] += 1
-    hands = replace_at(state.hands, seat, tuple(hand))
-    return state._replace(hands=hands, pile=state.pile[need:]), drawn
+class _Table:
+    """One move's working copy of the state: a move changes a few fields, one at a time, and
+    the new ``LuckyState`` is built once at the end (``NamedTuple._replace`` rebuilds the whole
+    tuple through keyword arguments, and a move needed several). Unchanged parts are shared
+    with the state before, never copied."""
+
+    __slots__ = LuckyState._fields
+    players: int
+    hands: tuple[tuple[int, ...], ...]
+    pile: tuple[int, ...]
+    middle: Area
+    collections: tuple[Area, ...]
+    next_middle: int
+    next_set: tuple[int, ...]
+    discard: tuple[int, ...]
+    captain_used: tuple[bool, ...]
+    active: int
+    phase: str
+    steal: Steal | None
+    last_roll: Roll | None
+    actions: int
+    rng_state: RngState
+
+    def __init__(self, state: LuckyState) -> None:
+        (
+            self.players, self.hands, self.pile, self.middle, self.collections, self.next_middle,
+            self.next_set, self.discard, self.captain_used, self.active, self.phase, self.steal,
+            self.last_roll, self.actions, self.rng_state,
+        ) = state  # fmt: skip
+
+    def freeze(self) -> LuckyState:
+        return LuckyState(
+            self.players, self.hands, self.pile, self.middle, self.collections, self.next_middle,
+            self.next_set, self.discard, self.captain_used, self.active, self.phase, self.steal,
+            self.last_roll, self.actions, self.rng_state,
+        )  # fmt: skip
+
+    def area(self, owner: int) -> Area:
+        return self.middle if owner == MIDDLE else self.collections[owner]
+
+    def draw_up(self, seat: int) -> tuple[int, ...]:
+        """Draw back up to five cards, as many as the pile has (K-TURN-1, K-TURN-6); the cards
+        drawn, top first."""
+        hand = self.hands[seat]
+        need = HAND_SIZE - sum(hand)
+        if need <= 0 or not self.pile:
+            return ()
+        drawn = self.pile[:need]
+        counts = list(hand)
+        for kind in drawn:
+            counts[kind] += 1
+        self.hands = replace_at(self.hands, seat, tuple(counts))
+        self.pile = self.pile[need:]
+        return drawn
+
+    def throw(self, dice: tuple[bool, ...], which: list[int]) -> tuple[bool, ...]:
+        """K-TURN-7: one ``randrange(6)`` per thrown die, in die order; faces 0-2 are heads."""
+        rng = _generator(self.rng_state)
+        rolled = list(dice)
+        for i in which:
+            rolled[i] = rng.randrange(DIE_FACES) < HEAD_FACES
+        self.rng_state = rng.getstate()
+        _leave_standing(self.rng_state, rng)
+        return tuple(rolled)
 
 
-def _last_card_note(state: LuckyState) -> str:
-    last = seat_name(state.players - 1)
-    return f"That was the last card of the pile: the game ends after {last}'s turn."
+def _last_card_note(players: int) -> str:
+    return f"That was the last card of the pile: the game ends after {seat_name(players - 1)}'s turn."
 
 
-def _place(state: LuckyState, seat: int, move: Place, story: Story) -> LuckyState:
-    name = seat_name(seat)
-    hand = list(state.hands[seat])
+# Each move below works on a _Table. ``story`` is None when nobody reads the sentences (apply:
+# replays, bots): then none is composed.
+
+
+def _place(table: _Table, seat: int, move: Place, story: Story | None) -> None:
+    hand = list(table.hands[seat])
     hand[move.kind] -= move.cards
-    middle, next_middle, touched = add_cards(state.middle, state.next_middle, move.kind, move.cards)
-    state = state._replace(
-        hands=replace_at(state.hands, seat, tuple(hand)),
-        middle=middle,
-        next_middle=next_middle,
-        phase=STEAL,
-    )
-    placed = f"{name} places {count_of(move.cards, move.kind)} in the middle"
+    table.hands = replace_at(table.hands, seat, tuple(hand))
+    middle, table.next_middle, touched = add_cards(table.middle, table.next_middle, move.kind, move.cards)
+    table.middle = middle
+    table.phase = STEAL
+    had_pile = bool(table.pile)
+    drawn = table.draw_up(seat)
+    if story is None:
+        return
+    placed = f"{seat_name(seat)} places {count_of(move.cards, move.kind)} in the middle"
     placed += f" ({describe_sets(MIDDLE, touched)})"
-    had_pile = bool(state.pile)
-    state, drawn = draw_up(state, seat)
     if drawn:
         story.add(
             f"{placed} and draws {_cards(len(drawn))}.",
@@ -134,20 +206,8 @@ def _place(state: LuckyState, seat: int, move: Place, story: Story) -> LuckyStat
         )
     else:
         story.add(f"{placed}; the pile is empty.")
-    if had_pile and not state.pile:
-        story.add(_last_card_note(state))
-    return state
-
-
-def _throw(
-    state: LuckyState, dice: tuple[bool, ...], which: list[int]
-) -> tuple[LuckyState, tuple[bool, ...]]:
-    """K-TURN-7: one ``randrange(6)`` per thrown die, in die order; faces 0-2 are heads."""
-    rng = _generator(state.rng_state)
-    rolled = list(dice)
-    for i in which:
-        rolled[i] = rng.randrange(DIE_FACES) < HEAD_FACES
-    return state._replace(rng_state=rng.getstate()), tuple(rolled)
+    if had_pile and not table.pile:
+        story.add(_last_card_note(table.players))
 
 
 def _target_phrase(owner: int, target: TreasureSet) -> str:
@@ -156,108 +216,140 @@ def _target_phrase(owner: int, target: TreasureSet) -> str:
 
 
 def _resolve(
-    state: LuckyState, seat: int, owner: int, target: TreasureSet, dice: tuple[bool, ...],
-    which: list[int], by: str, lead: str, story: Story,
-) -> LuckyState:  # fmt: skip
+    table: _Table, seat: int, owner: int, target: TreasureSet, dice: tuple[bool, ...],
+    which: list[int], by: str, lead: str, story: Story | None,
+) -> None:  # fmt: skip
     """Record the roll; take the set on all heads (K-TURN-3), else wait for the player."""
-    roll = Roll(seat, owner, target.num, target.kind, target.cards, dice, tuple(which), by, state.actions)
-    state = state._replace(last_roll=roll)
+    table.last_roll = Roll(
+        seat, owner, target.num, target.kind, target.cards, dice, tuple(which), by, table.actions
+    )
     if False in dice:
-        story.add(f"{lead}: {dice_text(dice)}.")
-        return state._replace(phase=ROLL, steal=Steal(owner, target.num, dice))
-    area = tuple(s for s in area_of(state, owner) if s.num != target.num)
+        if story is not None:
+            story.add(f"{lead}: {dice_text(dice)}.")
+        table.phase = ROLL
+        table.steal = Steal(owner, target.num, dice)
+        return
+    area = tuple(s for s in table.area(owner) if s.num != target.num)
     if owner == MIDDLE:
-        state = state._replace(middle=area)
+        table.middle = area
     else:
-        state = state._replace(collections=replace_at(state.collections, owner, area))
+        table.collections = replace_at(table.collections, owner, area)
     collection, next_num, touched = add_cards(
-        state.collections[seat], state.next_set[seat], target.kind, target.cards
+        table.collections[seat], table.next_set[seat], target.kind, target.cards
     )
-    state = state._replace(
-        collections=replace_at(state.collections, seat, collection),
-        next_set=replace_at(state.next_set, seat, next_num),
-        steal=None,
-    )
-    story.add(f"{lead}: {dice_text(dice)}; {seat_name(seat)} takes the set ({describe_sets(seat, touched)}).")
-    return end_turn(state, seat, story)
+    table.collections = replace_at(table.collections, seat, collection)
+    table.next_set = replace_at(table.next_set, seat, next_num)
+    table.steal = None
+    if story is not None:
+        story.add(
+            f"{lead}: {dice_text(dice)}; {seat_name(seat)} takes the set ({describe_sets(seat, touched)})."
+        )
+    _end_turn(table, seat, story)
 
 
-def _steal(state: LuckyState, seat: int, move: StealSet, story: Story) -> LuckyState:
+def _steal(table: _Table, seat: int, move: StealSet, story: Story | None) -> None:
     every = list(range(move.target.cards))  # one die per card (K-TURN-2)
-    state, dice = _throw(state, (False,) * len(every), every)
-    lead = f"{seat_name(seat)} steals {_target_phrase(move.owner, move.target)} and rolls"
-    return _resolve(state, seat, move.owner, move.target, dice, every, BY_STEAL, lead, story)
+    dice = table.throw((False,) * len(every), every)
+    lead = ""
+    if story is not None:
+        lead = f"{seat_name(seat)} steals {_target_phrase(move.owner, move.target)} and rolls"
+    _resolve(table, seat, move.owner, move.target, dice, every, BY_STEAL, lead, story)
 
 
-def _current(state: LuckyState) -> tuple[Steal, TreasureSet]:
-    steal = state.steal
+def _current(table: _Table) -> tuple[Steal, TreasureSet]:
+    steal = table.steal
     assert steal is not None  # the ROLL phase always has one
-    target = find_set(area_of(state, steal.owner), steal.num)
+    target = find_set(table.area(steal.owner), steal.num)
     assert target is not None
     return steal, target
 
 
-def _reroll(state: LuckyState, seat: int, story: Story) -> LuckyState:
-    steal, target = _current(state)
+def _dice_word(count: int) -> str:
+    return "die" if count == 1 else "dice"
+
+
+def _reroll(table: _Table, seat: int, story: Story | None) -> None:
+    steal, target = _current(table)
     blanks = [i for i, head in enumerate(steal.dice) if not head]
-    hand = list(state.hands[seat])
+    hand = list(table.hands[seat])
     hand[target.kind] -= len(blanks)
-    state = state._replace(
-        hands=replace_at(state.hands, seat, tuple(hand)),
-        discard=state.discard + (target.kind,) * len(blanks),
-    )
-    state, dice = _throw(state, steal.dice, blanks)
-    dice_word = "die" if len(blanks) == 1 else "dice"
-    lead = (
-        f"{seat_name(seat)} discards {count_of(len(blanks), target.kind)} "
-        f"and re-rolls {len(blanks)} {dice_word}"
-    )
-    return _resolve(state, seat, steal.owner, target, dice, blanks, BY_REROLL, lead, story)
+    table.hands = replace_at(table.hands, seat, tuple(hand))
+    table.discard = table.discard + (target.kind,) * len(blanks)
+    dice = table.throw(steal.dice, blanks)
+    lead = ""
+    if story is not None:
+        lead = (
+            f"{seat_name(seat)} discards {count_of(len(blanks), target.kind)} "
+            f"and re-rolls {len(blanks)} {_dice_word(len(blanks))}"
+        )
+    _resolve(table, seat, steal.owner, target, dice, blanks, BY_REROLL, lead, story)
 
 
-def _captain_bonus(state: LuckyState, seat: int, story: Story) -> LuckyState:
-    steal, target = _current(state)
+def _captain_bonus(table: _Table, seat: int, story: Story | None) -> None:
+    steal, target = _current(table)
     blanks = [i for i, head in enumerate(steal.dice) if not head]
-    used = replace_at(state.captain_used, seat, True)
-    state, dice = _throw(state._replace(captain_used=used), steal.dice, blanks)
-    dice_word = "die" if len(blanks) == 1 else "dice"
-    lead = f"{seat_name(seat)} turns the captain card over and re-rolls {len(blanks)} {dice_word} for free"
-    return _resolve(state, seat, steal.owner, target, dice, blanks, BY_CAPTAIN, lead, story)
+    table.captain_used = replace_at(table.captain_used, seat, True)
+    dice = table.throw(steal.dice, blanks)
+    lead = ""
+    if story is not None:
+        lead = (
+            f"{seat_name(seat)} turns the captain card over and re-rolls "
+            f"{len(blanks)} {_dice_word(len(blanks))} for free"
+        )
+    _resolve(table, seat, steal.owner, target, dice, blanks, BY_CAPTAIN, lead, story)
 
 
-def _stop(state: LuckyState, seat: int, story: Story) -> LuckyState:
-    steal, _ = _current(state)
-    story.add(f"{seat_name(seat)} stops: the steal of {set_id(steal.owner, steal.num)} fails.")
-    return end_turn(state._replace(steal=None), seat, story)
+def _stop(table: _Table, seat: int, story: Story | None) -> None:
+    steal, _ = _current(table)
+    if story is not None:
+        story.add(f"{seat_name(seat)} stops: the steal of {set_id(steal.owner, steal.num)} fails.")
+    table.steal = None
+    _end_turn(table, seat, story)
 
 
-def end_turn(state: LuckyState, seat: int, story: Story) -> LuckyState:
+def _can_steal(table: _Table, seat: int) -> bool:
+    """state.has_target on the working copy."""
+    if table.middle:
+        return True
+    return any(
+        s.cards < SET_SIZE for owner, area in enumerate(table.collections) if owner != seat for s in area
+    )
+
+
+def _end_turn(table: _Table, seat: int, story: Story | None) -> None:
     """K-TURN-6 and K-END-1: draw up, then the next seat's turn, or the end of the game.
 
     A seat with no cards skips placing; one with nothing to steal either has a turn with no
     decision, which passes at once (the pile is empty then, so nobody draws)."""
-    for _ in range(2 * state.players + 2):
-        had_pile = bool(state.pile)
-        state, drawn = draw_up(state, seat)
-        if drawn:
+    players = table.players
+    for _ in range(2 * players + 2):
+        had_pile = bool(table.pile)
+        drawn = table.draw_up(seat)
+        if drawn and story is not None:
             name = seat_name(seat)
             story.add(
                 f"{name} draws {_cards(len(drawn))}.",
                 {seat: f"{name} draws {_cards(len(drawn))} ({_drawn_kinds(drawn)})."},
             )
-            if had_pile and not state.pile:
-                story.add(_last_card_note(state))
-        if not state.pile and seat == state.players - 1:
-            state = state._replace(phase=OVER, steal=None)
-            story.add(ending(state))
-            return state
-        seat = (seat + 1) % state.players
-        if any(state.hands[seat]):
-            return state._replace(active=seat, phase=PLACE, steal=None)
-        if has_target(state, seat):
-            story.add(f"{seat_name(seat)} has no cards and skips placing.")
-            return state._replace(active=seat, phase=STEAL, steal=None)
-        story.add(f"{seat_name(seat)} has no cards and nothing to steal.")
+            if had_pile and not table.pile:
+                story.add(_last_card_note(players))
+        if not table.pile and seat == players - 1:
+            table.phase = OVER
+            table.steal = None
+            if story is not None:
+                story.add(ending(table.freeze()))
+            return
+        seat = (seat + 1) % players
+        if any(table.hands[seat]):
+            table.active, table.phase, table.steal = seat, PLACE, None
+            return
+        if _can_steal(table, seat):
+            if story is not None:
+                story.add(f"{seat_name(seat)} has no cards and skips placing.")
+            table.active, table.phase, table.steal = seat, STEAL, None
+            return
+        if story is not None:
+            story.add(f"{seat_name(seat)} has no cards and nothing to steal.")
     raise AssertionError("a round of turns without a decision must reach the end of the game")
 
 
@@ -286,18 +378,20 @@ def reveals(state: LuckyState, seat: int, move: Move) -> str | None:
     return ENDS_THE_GAME
 
 
-def perform(state: LuckyState, seat: int, move: Move) -> tuple[LuckyState, Story]:
-    story = Story()
-    state = state._replace(actions=state.actions + 1)
-    if isinstance(move, Place):
-        state = _place(state, seat, move, story)
-    elif isinstance(move, StealSet):
-        state = _steal(state, seat, move, story)
-    elif isinstance(move, Reroll):
-        state = _reroll(state, seat, story)
-    elif isinstance(move, CaptainBonus):
-        state = _captain_bonus(state, seat, story)
+def perform(state: LuckyState, seat: int, move: Move, story: Story | None) -> LuckyState:
+    """The state after ``move`` (validated by actions.check); its sentences go to ``story``,
+    none is composed when it is None."""
+    table = _Table(state)
+    table.actions += 1
+    if type(move) is Place:
+        _place(table, seat, move, story)
+    elif type(move) is StealSet:
+        _steal(table, seat, move, story)
+    elif type(move) is Reroll:
+        _reroll(table, seat, story)
+    elif type(move) is CaptainBonus:
+        _captain_bonus(table, seat, story)
     else:
-        assert isinstance(move, Stop)
-        state = _stop(state, seat, story)
-    return state, story
+        assert type(move) is Stop
+        _stop(table, seat, story)
+    return table.freeze()

@@ -109,11 +109,13 @@ class CaptainLuckyRules(Rules[LuckyState]):
         return legal.legal_actions(state, seat)
 
     def step(self, state: LuckyState, seat: int, action: Action) -> Step[LuckyState]:
-        new_state, story = play.perform(state, seat, check(state, seat, action))
+        story = play.Story()
+        new_state = play.perform(state, seat, check(state, seat, action), story)
         return Step(new_state, story.text(), private=story.private())
 
     def apply(self, state: LuckyState, seat: int, action: Action) -> LuckyState:
-        return play.perform(state, seat, check(state, seat, action))[0]
+        """Without sentences: nobody reads them in a replay or a bot's look-ahead."""
+        return play.perform(state, seat, check(state, seat, action), None)
 
     def reveals(self, state: LuckyState, seat: int, action: Action) -> str | None:
         return play.reveals(state, seat, check(state, seat, action))

@@ -466,3 +466,36 @@ def playout(rules: Rules[Any], players: int, seed: str, *, max_actions: int, dee
         again = rules.apply(again, seat, action)
     assert rules.dump(again) == rules.dump(state), "replaying the same seed and actions reproduces the game"
     return record
+
+
+def check_apply_is_step(
+    rules: Rules[Any], players: int, seed: int | str, options: dict[str, Any] | None,
+    actions: list[tuple[int, Action]], where: str,
+) -> Any:  # fmt: skip
+    """``apply(state, seat, action)`` and ``step(state, seat, action).state`` dump alike on
+    every action of a game (an ``apply`` that skips the sentences must skip nothing else);
+    the final state."""
+    state = rules.new_game(players, seed, options)
+    for number, (seat, action) in enumerate(actions, start=1):
+        applied = rules.apply(state, seat, action)
+        stepped = rules.step(state, seat, action).state
+        assert as_json(rules.dump(applied)) == as_json(rules.dump(stepped)), (
+            f"{where}, action {number} ({action!r} of seat {seat}): apply and step().state differ"
+        )
+        state = applied
+    return state
+
+
+def random_actions(
+    rules: Rules[Any], players: int, seed: int | str, max_actions: int
+) -> list[tuple[int, Action]]:
+    """The (seat, action)s of a seeded game of random moves, the first seat to act moving."""
+    state = rules.new_game(players, seed)
+    rng = random.Random(f"moves:{seed}")
+    moves: list[tuple[int, Action]] = []
+    while not rules.is_finished(state) and len(moves) < max_actions:
+        seat = rules.to_act(state)[0]
+        action = rng.choice(rules.legal_actions(state, seat))
+        moves.append((seat, action))
+        state = rules.step(state, seat, action).state
+    return moves

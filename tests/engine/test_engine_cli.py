@@ -77,14 +77,22 @@ def test_match_and_bench_run_quickly() -> None:
     match = run("match", "--rules", "pirates", "--games", "8")
     assert match.returncode == 0, match.stderr
     assert "greedy wins" in match.stdout and "plays at random" not in match.stdout
-    bench = run("bench", "--games", "10", "--repeat", "1")
+    yardstick, title = available_rules()[-1]
+    bench = run("bench", "--games", "10", "--repeat", "1", "--yardstick", yardstick)
     assert bench.returncode == 0, bench.stderr
     assert bench.stdout.startswith("baseline (this machine): ")
     for rules_id, title in available_rules():  # every rule set, without naming one
         assert f"{title} ({rules_id}), " in bench.stdout
-    labels = ("games/s per M of the baseline", "average actions per game", "ms/game", "step (", "us/call")
+    labels = (
+        "games/s per M of the baseline", "average actions per game", "ms/game", "step (", "us/call",
+        "replay vs naive reference", "x (target 5x); without its copy",
+    )  # fmt: skip
     for label in labels:
         assert bench.stdout.count(label) == len(available_rules())
+    # Every other rule set's random games/s against the yardstick's, once, on the last line.
+    last = bench.stdout.splitlines()[-1]
+    assert last.startswith(f"random games/s vs {title}: ")
+    assert last.count("x, ") == len(available_rules()) - 2 and last.endswith("(1 or more wanted)")
 
 
 @pytest.fixture
@@ -122,4 +130,5 @@ def test_match_and_bench_work_for_any_registered_rule_set(
     assert main(["bench", "--rules", "doubloons", "--games", "5", "--repeat", "1"]) == 0
     out = capsys.readouterr().out
     assert "Doubloons (test game) (doubloons), 4 players, 5 random games" in out
-    assert "Pirates" not in out
+    assert "replay vs naive reference" in out
+    assert "Pirates" not in out and "random games/s vs" not in out

@@ -316,3 +316,20 @@ class WrongScoreDoubloons(DoubloonsRules):
 
     def score_now(self, state: DoubloonsState) -> list[int | float]:
         return list(state.purses)
+
+
+class HastyDoubloons(DoubloonsRules):
+    """Replays fast by settling a tie without its roll (the first tied seat wins, the
+    generator stays): its apply and its step part ways on a tie, and the conformance suite
+    must catch it."""
+
+    id = "hasty-doubloons"
+
+    def apply(self, state: DoubloonsState, seat: int, action: Action) -> DoubloonsState:
+        after = self.step(state, seat, action).state
+        if after.round == state.round:
+            return after
+        bids = after.last_bids
+        first = bids.index(max(bids))
+        points = tuple(p + (s == first) for s, p in enumerate(state.points))
+        return after._replace(points=points, rng_state=state.rng_state)
