@@ -8,8 +8,10 @@ is dropped and created again at each run, so it holds only what this benchmark p
 
 In each database the same throwaway players and games are set up through the services (in a
 subprocess per database: Django is set up once per process): games to move in, and a long
-game (LONG_EVENTS events) to replay. Then one gunicorn per database serves on loopback and a
-single client asks both, alternately, for each figure, so both see the same machine:
+game (LONG_EVENTS events) to replay, and OPEN_GAMES (100) open public games, the newest, so
+the lobby and the API list the same open games from both databases. Then one gunicorn per
+database serves on loopback and a single client asks both, alternately, for each figure, so
+both see the same machine:
 
 - submit: POST /api/games/<id>/actions/ (a legal move of the player to act);
 - game GET: GET /api/games/<id>/ as that player;
@@ -41,7 +43,7 @@ from urllib.parse import urlsplit, urlunsplit
 os.environ.setdefault("WEB_CONCURRENCY", "2")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from api_bench import (  # noqa: E402  (WEB_CONCURRENCY is read when api_bench is imported)
+from api_bench import (
     HOST,
     ROOT,
     Timings,
@@ -57,6 +59,8 @@ SAMPLES = int(os.environ.get("SAMPLES", "200"))
 LONG_EVENTS = int(os.environ.get("LONG_EVENTS", "300"))
 TARGET = 1.2
 MOVE_GAMES = 6
+OPEN_GAMES = 100
+RULE_SETS = ("pirates", "pirates-classic", "libertalia", "captain-lucky")
 FIGURES = ("submit", "game GET", "lobby", "games API", "replay")
 
 
@@ -130,6 +134,13 @@ def prepare() -> None:
     call_command("migrate", interactive=False, verbosity=0)
     run = os.urandom(3).hex()
     players = make_players(run, 3)
+    host = make_players(run + "h", 1)[0]
+    # Open games, the newest of the site, so both databases list the same ones: the lobby
+    # shows a page of them and the API its LIMIT, whatever else the database holds.
+    from games import services
+
+    for i in range(OPEN_GAMES):
+        services.game_create(creator=host, rules_id=RULE_SETS[i % 4], players=4, title=f"open {i}")
     games = [start_game(players) for _ in range(MOVE_GAMES)]
     long_game = start_game(players)
     long_events = play_through_services(long_game, LONG_EVENTS, seed=1)
@@ -145,25 +156,39 @@ def prepare() -> None:
 
     if row is not None and row[1] > MOVE_GAMES + 1:
         user = User.objects.get(pk=row[0])
-        busiest = {"name": user.username, "games": row[1], "session": _session_for(user),
-                   "token": Token.objects.get_or_create(user=user)[0].key}
-    print(json.dumps({
-        "games": [g.game_id for g in games],
-        "seat_tokens": [{str(seat): token for seat, token in g.tokens.items()} for g in games],
-        "long_game": long_game.game_id,
-        "long_events": long_events,
-        "token": tokens[str(players[0].pk)],
-        "session": _session_for(players[0]),
-        "busiest": busiest,
-    }))
+        busiest = {
+            "name": user.username,
+            "games": row[1],
+            "session": _session_for(user),
+            "token": Token.objects.get_or_create(user=user)[0].key,
+        }
+    print(
+        json.dumps(
+            {
+                "games": [g.game_id for g in games],
+                "seat_tokens": [{str(seat): token for seat, token in g.tokens.items()} for g in games],
+                "long_game": long_game.game_id,
+                "long_events": long_events,
+                "token": tokens[str(players[0].pk)],
+                "session": _session_for(players[0]),
+                "busiest": busiest,
+            }
+        )
+    )
 
 
 def run_prepares(urls: dict[str, str]) -> dict[str, dict[str, Any]]:
     """``prepare`` for each database, in parallel subprocesses."""
     processes = {}
     for name, url in urls.items():
-        env = {**os.environ, "DATABASE_URL": url, "DJANGO_DEBUG": "0", "SECRET_KEY": SECRET,
-               "ALLOWED_HOSTS": f"{HOST},localhost", "SECURE_SSL_REDIRECT": "0"}
+        env = {
+            **os.environ,
+            "DATABASE_URL": url,
+            "DJANGO_DEBUG": "0",
+            "SECRET_KEY": SECRET,
+            "ALLOWED_HOSTS": f"{HOST},localhost",
+            "SECURE_SSL_REDIRECT": "0",
+        }
         processes[name] = subprocess.Popen(
             [sys.executable, __file__, "--prepare"], env=env, cwd=ROOT, stdout=subprocess.PIPE, text=True
         )
@@ -205,7 +230,9 @@ class Site:
         self.setup = setup
         self.api = Fetcher(port, token=setup["token"])
         self.page = Fetcher(port, session=setup["session"])
-        self.seats = [{int(s): Fetcher(port, token=t) for s, t in tokens.items()} for tokens in setup["seat_tokens"]]
+        self.seats = [
+            {int(s): Fetcher(port, token=t) for s, t in tokens.items()} for tokens in setup["seat_tokens"]
+        ]
         self.game = 0
         busiest = setup.get("busiest")
         self.busiest = Fetcher(port, session=busiest["session"]) if busiest else None
@@ -284,39 +311,65 @@ def main() -> int:
     var = Path(tempfile.mkdtemp(prefix="scale-bench-"))
     venv_bin = str(Path(sys.executable).parent)
     # DEBUG off serves hashed static files from the manifest, which collectstatic writes.
-    static_env = {**os.environ, "DJANGO_DEBUG": "0", "SECRET_KEY": SECRET, "ALLOWED_HOSTS": HOST,
-                  "STATIC_ROOT": str(var / "static"), "DATABASE_URL": empty_url}
-    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], env=static_env,
-                   cwd=ROOT, check=True)
+    static_env = {
+        **os.environ,
+        "DJANGO_DEBUG": "0",
+        "SECRET_KEY": SECRET,
+        "ALLOWED_HOSTS": HOST,
+        "STATIC_ROOT": str(var / "static"),
+        "DATABASE_URL": empty_url,
+    }
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+        env=static_env,
+        cwd=ROOT,
+        check=True,
+    )
     with ExitStack() as stack:
         sites = []
         for name, url in (("empty", empty_url), ("scale", scale_url)):
             port = free_port()
             env = {
-                **os.environ, "DATABASE_URL": url, "DJANGO_DEBUG": "0", "SECRET_KEY": SECRET,
-                "ALLOWED_HOSTS": f"{HOST},localhost", "SECURE_SSL_REDIRECT": "0", "VAR_DIR": str(var / name),
+                **os.environ,
+                "DATABASE_URL": url,
+                "DJANGO_DEBUG": "0",
+                "SECRET_KEY": SECRET,
+                "ALLOWED_HOSTS": f"{HOST},localhost",
+                "SECURE_SSL_REDIRECT": "0",
+                "VAR_DIR": str(var / name),
                 "STATIC_ROOT": str(var / "static"),
-                "LOG_LEVEL": "WARNING", "DJANGO_SETTINGS_MODULE": "pirates_site.settings",
-                "BOT_MOVE_DELAY_SECONDS": "3600", "PATH": f"{venv_bin}:{os.environ.get('PATH', '')}",
+                "LOG_LEVEL": "WARNING",
+                "DJANGO_SETTINGS_MODULE": "pirates_site.settings",
+                "BOT_MOVE_DELAY_SECONDS": "3600",
+                "PATH": f"{venv_bin}:{os.environ.get('PATH', '')}",
                 "THROTTLE_RATES": "game_create=off,invitation=off,login=off",
             }
             stack.enter_context(gunicorn(env, port, var / f"{name}.log"))
             sites.append(Site(name, port, setups[name]))
         timings = measure(sites, SAMPLES)
-    print(f"  {'figure':<14} {'empty p50':>10} {'empty p99':>10} {'scale p50':>10} {'scale p99':>10} "
-          f"{'p50 ratio':>10} {'p99 ratio':>10}")
+    print(
+        f"  {'figure':<14} {'empty p50':>10} {'empty p99':>10} {'scale p50':>10} {'scale p99':>10} "
+        f"{'p50 ratio':>10} {'p99 ratio':>10}"
+    )
     worst = 0.0
     for figure in FIGURES:
         e50, e99 = timings.pct(f"empty {figure}", 50), timings.pct(f"empty {figure}", 99)
         s50, s99 = timings.pct(f"scale {figure}", 50), timings.pct(f"scale {figure}", 99)
         worst = max(worst, s99 / e99)
-        print(f"  {figure:<14} {e50:8.2f}ms {e99:8.2f}ms {s50:8.2f}ms {s99:8.2f}ms {s50 / e50:10.2f} "
-              f"{s99 / e99:10.2f}")
+        print(
+            f"  {figure:<14} {e50:8.2f}ms {e99:8.2f}ms {s50:8.2f}ms {s99:8.2f}ms {s50 / e50:10.2f} "
+            f"{s99 / e99:10.2f}"
+        )
     busiest = setups["scale"].get("busiest")
     if busiest:
-        print(f"  busiest player's lobby ({busiest['name']}, {busiest['games']} games): "
-              f"p50 {timings.pct('scale busiest lobby', 50):.2f} ms, p99 {timings.pct('scale busiest lobby', 99):.2f} ms")
-    print(f"scale_bench: worst p99 ratio {worst:.2f} (target ≤ {TARGET}); {time.perf_counter() - began:.0f} s")
+        print(
+            f"  busiest player's lobby ({busiest['name']}, {busiest['games']} games): "
+            f"p50 {timings.pct('scale busiest lobby', 50):.2f} ms, "
+            f"p99 {timings.pct('scale busiest lobby', 99):.2f} ms"
+        )
+    print(
+        f"scale_bench: worst p99 ratio {worst:.2f} (target ≤ {TARGET}); {time.perf_counter() - began:.0f} s"
+    )
     return 0
 
 

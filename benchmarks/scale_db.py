@@ -34,8 +34,7 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -54,16 +53,55 @@ RUNNING_SHARE = 0.25
 PUBLIC_SHARE = 0.80
 
 GAME_COLUMNS = (
-    "id", "rules_id", "rules_version", "title", "players", "options", "fixed_deal", "is_public",
-    "auto_start", "created_by_id", "status", "seed", "seed_sha256", "seq", "head", "to_act",
-    "result", "move_time", "reminder_before", "timeout_policy", "deadline", "reminder_at",
-    "created_at", "started_at", "finished_at", "updated_at",
+    "id",
+    "rules_id",
+    "rules_version",
+    "title",
+    "players",
+    "options",
+    "fixed_deal",
+    "is_public",
+    "auto_start",
+    "created_by_id",
+    "status",
+    "seed",
+    "seed_sha256",
+    "seq",
+    "head",
+    "to_act",
+    "result",
+    "move_time",
+    "reminder_before",
+    "timeout_policy",
+    "deadline",
+    "reminder_at",
+    "created_at",
+    "started_at",
+    "finished_at",
+    "updated_at",
 )
 SEAT_COLUMNS = (
-    "game_id", "position", "user_id", "bot", "colour", "joined_at", "must_act", "consecutive_timeouts",
+    "game_id",
+    "position",
+    "user_id",
+    "bot",
+    "colour",
+    "joined_at",
+    "must_act",
+    "consecutive_timeouts",
     "replaced_by_bot",
 )
-EVENT_COLUMNS = ("game_id", "seq", "kind", "seat", "payload", "actor", "idempotency_key", "created_at", "hash")
+EVENT_COLUMNS = (
+    "game_id",
+    "seq",
+    "kind",
+    "seat",
+    "payload",
+    "actor",
+    "idempotency_key",
+    "created_at",
+    "hash",
+)
 SNAPSHOT_COLUMNS = ("game_id", "seq", "rules_version", "state", "created_at")
 
 
@@ -99,7 +137,13 @@ def build_game(game_id: int, index: int, seed: int, user_ids: list[int], now: da
     rules = engine.get_rules(rng.choice(RULE_SETS))
     players = rng.choice(list(rules.player_counts))
     roll = rng.random()
-    status = "finished" if roll < FINISHED_SHARE else "active" if roll < FINISHED_SHARE + RUNNING_SHARE else "lobby"
+    status = (
+        "finished"
+        if roll < FINISHED_SHARE
+        else "active"
+        if roll < FINISHED_SHARE + RUNNING_SHARE
+        else "lobby"
+    )
     is_public = rng.random() < PUBLIC_SHARE
     bots = 0 if rng.random() < 0.6 else rng.randint(1, players - 1)
     people: list[int] = []
@@ -114,11 +158,36 @@ def build_game(game_id: int, index: int, seed: int, user_ids: list[int], now: da
         joined = people[: rng.randint(1, max(1, players - bots - 1))]
         seats: list[tuple[int, int | None, str]] = [(p, user, "") for p, user in enumerate(joined)]
         seats += [(p, None, "random") for p in range(players - bots, players)]
-        out.games.append((
-            game_id, rules.id, rules.version, title, players, "{}", False, is_public, False, creator,
-            "lobby", "", "", 0, "", "[]", None, MOVE_TIME, REMINDER_BEFORE, "bot", None, None,
-            created, None, None, created,
-        ))
+        out.games.append(
+            (
+                game_id,
+                rules.id,
+                rules.version,
+                title,
+                players,
+                "{}",
+                False,
+                is_public,
+                False,
+                creator,
+                "lobby",
+                "",
+                "",
+                0,
+                "",
+                "[]",
+                None,
+                MOVE_TIME,
+                REMINDER_BEFORE,
+                "bot",
+                None,
+                None,
+                created,
+                None,
+                None,
+                created,
+            )
+        )
         out.seats.extend((game_id, p, user, bot, "", created, False, 0, False) for p, user, bot in seats)
         return 0
 
@@ -128,7 +197,9 @@ def build_game(game_id: int, index: int, seed: int, user_ids: list[int], now: da
     ordered: list[tuple[int | None, str]] = [(user, "") for user in people] + [(None, "random")] * bots
     rng.shuffle(ordered)
     drawn = rules.view(state, None).get("colours")
-    colours = list(drawn) if isinstance(drawn, list) and len(drawn) == players else rules.seat_colours(players)
+    colours = (
+        list(drawn) if isinstance(drawn, list) and len(drawn) == players else rules.seat_colours(players)
+    )
     names = {user: f"scale-{user}" for user in people}
     started_at = created + timedelta(minutes=rng.randint(5, 600))
     events: list[tuple[int, str, int | None, dict[str, Any], str]] = []
@@ -154,7 +225,8 @@ def build_game(game_id: int, index: int, seed: int, user_ids: list[int], now: da
             if result is not None:
                 return current
             forced = next(
-                ((s, a) for s in rules.to_act(current) if (a := rules.forced_action(current, s)) is not None), None
+                ((s, a) for s in rules.to_act(current) if (a := rules.forced_action(current, s)) is not None),
+                None,
             )
             if forced is None:
                 return current
@@ -169,8 +241,14 @@ def build_game(game_id: int, index: int, seed: int, user_ids: list[int], now: da
     append(
         "game_started",
         None,
-        {"rules": rules.id, "version": rules.version, "players": players, "seed": game_seed, "options": {},
-         "seats": seats_payload},
+        {
+            "rules": rules.id,
+            "version": rules.version,
+            "players": players,
+            "seed": game_seed,
+            "options": {},
+            "seats": seats_payload,
+        },
         f"user:{creator}",
     )
     state = settle(state)
@@ -190,22 +268,48 @@ def build_game(game_id: int, index: int, seed: int, user_ids: list[int], now: da
     status = "finished" if result is not None else "active"
     to_act = [] if result is not None else rules.to_act(state)
     # The moves spread over the game's days; a running game's last move is recent.
-    end = now - timedelta(minutes=rng.randint(1, 48 * 60)) if status == "active" else min(
-        now, started_at + timedelta(days=rng.uniform(1, 40))
+    end = (
+        now - timedelta(minutes=rng.randint(1, 48 * 60))
+        if status == "active"
+        else min(now, started_at + timedelta(days=rng.uniform(1, 40)))
     )
     step_time = (end - started_at) / max(1, seq)
     times = [started_at + step_time * i for i in range(seq)]
     deadline = end + MOVE_TIME if status == "active" else None
     reminder = deadline - REMINDER_BEFORE if deadline is not None else None
-    out.games.append((
-        game_id, rules.id, rules.version, title, players, "{}", False, is_public, False, creator, status,
-        game_seed, hashlib.sha256(game_seed.encode()).hexdigest(), seq, head, _json(to_act),
-        _json(result) if result is not None else None, MOVE_TIME, REMINDER_BEFORE, "bot", deadline,
-        reminder if reminder is not None and reminder > now else None, created, started_at,
-        end if status == "finished" else None, end,
-    ))
+    out.games.append(
+        (
+            game_id,
+            rules.id,
+            rules.version,
+            title,
+            players,
+            "{}",
+            False,
+            is_public,
+            False,
+            creator,
+            status,
+            game_seed,
+            hashlib.sha256(game_seed.encode()).hexdigest(),
+            seq,
+            head,
+            _json(to_act),
+            _json(result) if result is not None else None,
+            MOVE_TIME,
+            REMINDER_BEFORE,
+            "bot",
+            deadline,
+            reminder if reminder is not None and reminder > now else None,
+            created,
+            started_at,
+            end if status == "finished" else None,
+            end,
+        )
+    )
     out.seats.extend(
-        (game_id, p, user, bot, colours[p], created, p in to_act, 0, False) for p, (user, bot) in enumerate(ordered)
+        (game_id, p, user, bot, colours[p], created, p in to_act, 0, False)
+        for p, (user, bot) in enumerate(ordered)
     )
     out.events.extend(
         (game_id, s, kind, seat, _json(data), rows_actor[s - 1], "", times[s - 1], digest)
@@ -231,7 +335,9 @@ def copy_rows(cursor: Any, table: str, columns: tuple[str, ...], rows: list[tupl
             copy.write_row(row)
 
 
-def load_chunk(first_id: int, indexes: range, seed: int, user_ids: list[int], now: datetime) -> tuple[int, int]:
+def load_chunk(
+    first_id: int, indexes: range, seed: int, user_ids: list[int], now: datetime
+) -> tuple[int, int]:
     """Build games ``indexes`` (ids from ``first_id``) and COPY them in one transaction.
     Returns (games, events)."""
     from django.db import connection, transaction
@@ -268,10 +374,22 @@ def create_players(count: int, now: datetime) -> list[int]:
         copy_rows(
             cursor,
             "auth_user",
-            ("id", "password", "is_superuser", "username", "first_name", "last_name", "email", "is_staff",
-             "is_active", "date_joined"),
-            [(i, password, False, f"scale-{i}", "", "", f"scale-{i}@example.com", False, True, j)
-             for i, j in zip(ids, joined, strict=True)],
+            (
+                "id",
+                "password",
+                "is_superuser",
+                "username",
+                "first_name",
+                "last_name",
+                "email",
+                "is_staff",
+                "is_active",
+                "date_joined",
+            ),
+            [
+                (i, password, False, f"scale-{i}", "", "", f"scale-{i}@example.com", False, True, j)
+                for i, j in zip(ids, joined, strict=True)
+            ],
         )
         copy_rows(
             cursor,
@@ -303,16 +421,22 @@ def next_game_id() -> int:
         return int(cursor.fetchone()[0]) + 1
 
 
-def _jobs(first_id: int, start: int, stop: int, seed: int, user_ids: list[int], now: datetime) -> Iterator[
-    tuple[int, int, int, int, list[int], datetime]
-]:
+def _jobs(
+    first_id: int, start: int, stop: int, seed: int, user_ids: list[int], now: datetime
+) -> Iterator[tuple[int, int, int, int, list[int], datetime]]:
     for begin in range(start, stop, CHUNK):
         end = min(stop, begin + CHUNK)
         yield first_id + begin - start, begin, end, seed, user_ids, now
 
 
 def build(
-    *, games: int, events: int, players: int, workers: int, seed: int, now: datetime | None = None,
+    *,
+    games: int,
+    events: int,
+    players: int,
+    workers: int,
+    seed: int,
+    now: datetime | None = None,
     progress: Any = None,
 ) -> tuple[int, int]:
     """Create the players and at least ``games`` games, more until the log has ``events``
@@ -320,7 +444,7 @@ def build(
     transaction, as the tests do). Returns (games, events)."""
     from django.db import connection, connections, transaction
 
-    now = now or datetime.now(dt_timezone.utc)
+    now = now or datetime.now(UTC)
     report = progress or (lambda text: None)
     user_ids = create_players(players, now)
     report(f"{players} players created")
@@ -367,7 +491,9 @@ def main() -> int:
         print("scale_db: DATABASE_URL must name a PostgreSQL database (postgres://user:pass@host:port/name).")
         return 2
     if args.games < 1 or args.players < 8 or args.workers < 0 or args.events < 0:
-        print("scale_db: --games must be at least 1, --players at least 8, --workers and --events not negative.")
+        print(
+            "scale_db: --games must be at least 1, --players at least 8, --workers and --events not negative."
+        )
         return 2
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pirates_site.settings")
     os.environ.setdefault("LOG_LEVEL", "WARNING")
@@ -389,7 +515,11 @@ def main() -> int:
         print(f"  [{time.perf_counter() - began:7.1f} s] {text}", flush=True)
 
     games, events = build(
-        games=args.games, events=args.events, players=args.players, workers=args.workers, seed=args.seed,
+        games=args.games,
+        events=args.events,
+        players=args.players,
+        workers=args.workers,
+        seed=args.seed,
         progress=report,
     )
     from django.db import connection

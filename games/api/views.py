@@ -152,9 +152,9 @@ class GameListView(APIView):
         page = int(text)
         start = (page - 1) * self.LIMIT
         # One more than a page: whether another follows, without counting all the user's games.
-        mine = (
-            list(selectors.games_for_user(user)[start : start + self.LIMIT + 1]) if isinstance(user, User) else []
-        )
+        mine = []
+        if isinstance(user, User):
+            mine = list(selectors.games_for_user(user)[start : start + self.LIMIT + 1])
         next_page = page + 1 if len(mine) > self.LIMIT else None
         open_games = list(selectors.open_public_games(user)[: self.LIMIT])
         listed = {"mine": mine[: self.LIMIT], "open": open_games, "page": page, "next_page": next_page}

@@ -25,7 +25,6 @@ from games.services.invitations import unverified_problem
 from games.throttling import GameCreateThrottle, InvitationThrottle, throttle, throttled_response
 from games.views.accounts import current_user
 
-
 # The lobby lists a player's games a page at a time (their move first, the finished last):
 # a busy player has hundreds, and the page must not grow with them.
 LOBBY_PAGE_SIZE = 50
@@ -70,7 +69,9 @@ def _lobby_context(request: HttpRequest, page: int) -> dict[str, Any]:
         "open_games": open_games,
         # Every game waiting for the player's move, also those on other pages: their move
         # comes first, so page 1 has them all unless they fill it.
-        "waiting_count": len(your_move) if page == 1 and len(your_move) < LOBBY_PAGE_SIZE else games_waiting(user),
+        "waiting_count": (
+            len(your_move) if page == 1 and len(your_move) < LOBBY_PAGE_SIZE else games_waiting(user)
+        ),
         "lobby_version": version,
         "page": page,
         "next_page": page + 1 if has_next else None,

@@ -47,7 +47,7 @@ def run(*args: str) -> tuple[str, str]:
 def built() -> tuple[int, int]:
     """50 games and their 20 players, written by the builder in this test's transaction."""
     now = datetime(2026, 6, 1, 12, tzinfo=UTC)
-    return scale_db().build(games=50, events=0, players=20, workers=0, seed=5, now=now)  # type: ignore[no-any-return]
+    return scale_db().build(games=50, events=0, players=20, workers=0, seed=5, now=now)
 
 
 @pytest.mark.postgres
@@ -59,7 +59,10 @@ def test_the_builders_games_pass_replay_check(built: tuple[int, int]) -> None:
     statuses = set(Game.objects.values_list("status", flat=True))
     assert {"finished", "active"} <= statuses
     assert set(Game.objects.values_list("rules_id", flat=True)) == {
-        "pirates", "pirates-classic", "libertalia", "captain-lucky"
+        "pirates",
+        "pirates-classic",
+        "libertalia",
+        "captain-lucky",
     }
     assert Snapshot.objects.exists()
     assert User.objects.filter(username__startswith="scale-", verified_address__isnull=False).count() == 20
@@ -92,11 +95,13 @@ def test_replay_check_reads_games_in_batches_and_still_finds_a_difference(built:
     state = dict(snapshot.state)
     state["tampered"] = True
     Snapshot.objects.filter(pk=snapshot.pk).update(state=state)
-    out = StringIO()
+    failed = StringIO()
     with pytest.raises(CommandError, match=r"1 difference\(s\) in 1 of"):
-        call_command("replay_check", "--no-progress", "--batch", "7", stdout=out, stderr=StringIO())
-    lines = [line for line in out.getvalue().splitlines() if line.startswith("DIFFERENCE")]
-    assert len(lines) == 1 and lines[0].startswith(f"DIFFERENCE game {victim} seq {snapshot.seq}: snapshot differs")
+        call_command("replay_check", "--no-progress", "--batch", "7", stdout=failed, stderr=StringIO())
+    lines = [line for line in failed.getvalue().splitlines() if line.startswith("DIFFERENCE")]
+    assert len(lines) == 1 and lines[0].startswith(
+        f"DIFFERENCE game {victim} seq {snapshot.seq}: snapshot differs"
+    )
 
 
 @pytest.mark.django_db
@@ -113,8 +118,13 @@ def busy_player() -> tuple[User, list[Game]]:
     games = []
     for i in range(LOBBY_PAGE_SIZE + 7):
         game = Game.objects.create(
-            rules_id="pirates", rules_version=1, players=3, created_by=user, title=f"Busy {i:03}",
-            status="active" if i == 30 else "finished", seq=5,
+            rules_id="pirates",
+            rules_version=1,
+            players=3,
+            created_by=user,
+            title=f"Busy {i:03}",
+            status="active" if i == 30 else "finished",
+            seq=5,
         )
         Seat.objects.create(game=game, position=0, user=user, must_act=i == 30)
         Seat.objects.create(game=game, position=1, user=other)
@@ -128,7 +138,7 @@ def titles(html: str) -> list[str]:
 
 @pytest.mark.django_db
 def test_the_lobby_lists_a_players_games_a_page_at_a_time(busy_player: tuple[User, list[Game]]) -> None:
-    user, games = busy_player
+    user, _ = busy_player
     client = Client()
     client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
     first = client.get("/games/")
@@ -167,7 +177,7 @@ def test_the_api_lists_a_players_games_a_page_at_a_time(
         pages.append([g["id"] for g in body["mine"]])
         page = body["next_page"]
     assert [len(p) for p in pages] == [20, 20, 17]
-    assert sorted(sum(pages, [])) == sorted(g.pk for g in games)
+    assert sorted(g for p in pages for g in p) == sorted(g.pk for g in games)
     assert pages[0][0] == games[30].pk  # their move first
     assert client.get("/api/games/").json()["mine"][0]["id"] == games[30].pk
     response = client.get("/api/games/?page=0")

@@ -198,12 +198,12 @@ class Command(BaseCommand):
         seconds = time.perf_counter() - began
         # ru_maxrss is in kilobytes on Linux.
         peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        if show_progress:
-            self.stderr.write(
-                f"replay_check: {done} game(s), {events_seen} event(s) in {seconds:.1f} s, "
-                f"peak RSS {peak_mb:.0f} MB",
-                style_func=_plain,
-            )
+        # The summary goes to stderr also without the progress bar: what it cost to check.
+        self.stderr.write(
+            f"replay_check: {done} game(s), {events_seen} event(s) in {seconds:.1f} s, "
+            f"peak RSS {peak_mb:.0f} MB",
+            style_func=_plain,
+        )
         if problems:
             raise CommandError(
                 f"{problems} difference(s) in {bad_games} of {done} game(s); the log is the truth.",
