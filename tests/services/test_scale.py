@@ -183,3 +183,17 @@ def test_the_api_lists_a_players_games_a_page_at_a_time(
     response = client.get("/api/games/?page=0")
     assert response.status_code == 400 and response.json()["error"] == "invalid"
     assert "page must be a whole number from 1" in response.json()["detail"]
+
+
+@pytest.mark.django_db
+def test_the_scale_indexes_exist() -> None:
+    """0014: a player's games from one index on seats; events and snapshots by game through
+    their unique (game, seq) only, with no second index on game."""
+    with connection.cursor() as cursor:
+        seats = connection.introspection.get_constraints(cursor, Seat._meta.db_table)
+        events = connection.introspection.get_constraints(cursor, Event._meta.db_table)
+        snapshots = connection.introspection.get_constraints(cursor, Snapshot._meta.db_table)
+    assert seats["seat_user_games"]["columns"][0] == "user_id" and seats["seat_user_games"]["index"]
+    for table in (events, snapshots):
+        assert not [name for name, c in table.items() if c["columns"] == ["game_id"] and c["index"]]
+        assert [name for name, c in table.items() if c["columns"] == ["game_id", "seq"] and c["unique"]]
