@@ -153,6 +153,9 @@ class Seat(models.Model):
             models.Index(fields=["user", "must_act"], name="seat_user_must_act"),
             # The repair sweep: the seats to act now, about one per running game.
             models.Index(fields=["game"], name="seat_to_act", condition=Q(must_act=True)),
+            # A player's games (the lobby, the API's list) from the index alone: a busy
+            # player's seats lie all over the table (selectors.games_for_user).
+            models.Index(fields=["user"], include=["game", "must_act"], name="seat_user_games"),
         ]
 
     def __str__(self) -> str:
@@ -195,7 +198,9 @@ class Event(models.Model):
     # Kinds whose payload carries an action the engine applies.
     ENGINE_KINDS: ClassVar[frozenset[str]] = frozenset({"action", "auto_pass", "bot", "timeout"})
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    # No index of its own: event_unique_seq (game, seq) serves every lookup by game, and a
+    # second index on the largest table costs every append and its disk.
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False)
     seq = models.PositiveIntegerField()
     kind = models.CharField(max_length=16, choices=Kind.choices)
     seat = models.SmallIntegerField(null=True, blank=True)
@@ -242,7 +247,8 @@ class Event(models.Model):
 class Snapshot(models.Model):
     """A shortcut for rebuilding state: the engine's dump after event ``seq``. Never the truth."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    # snapshot_unique_seq (game, seq) serves every lookup by game.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots", db_index=False)
     seq = models.PositiveIntegerField()
     rules_version = models.PositiveSmallIntegerField()
     state = models.JSONField()

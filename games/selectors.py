@@ -128,12 +128,19 @@ def seats_table(game: Game, seat: Seat | None, seq: int | None = None) -> SeatTa
 
 
 def games_for_user(user: User) -> QuerySet[Game]:
-    """The user's games: their move first, then running, waiting to start, and ended."""
+    """The user's games: their move first, then running, waiting to start, and ended.
+
+    The user's seats are read first (their index on user), then their games by id: a join
+    of seats and games lets PostgreSQL walk the whole games table's primary key in a merge
+    join for a busy player, which grows with the site; this grows with the player's games
+    only. No DISTINCT is needed: a user has at most one seat per game (seat_unique_user)."""
+    seats = list(Seat.objects.filter(user=user).values_list("game_id", "must_act"))
+    to_move = [game_id for game_id, must_act in seats if must_act]
     return (
-        Game.objects.filter(seats__user=user)
+        Game.objects.filter(pk__in=[game_id for game_id, _ in seats])
         .annotate(
             my_turn=Case(
-                When(Q(seats__user=user, seats__must_act=True, status="active"), then=Value(1)),
+                When(Q(pk__in=to_move, status="active"), then=Value(1)),
                 default=Value(0),
                 output_field=IntegerField(),
             ),
@@ -144,9 +151,8 @@ def games_for_user(user: User) -> QuerySet[Game]:
                 output_field=IntegerField(),
             ),
         )
-        .order_by("-my_turn", "phase", "deadline", "-created_at")
+        .order_by("-my_turn", "phase", "deadline", "-created_at", "-pk")
         .prefetch_related("seats__user__profile")
-        .distinct()
     )
 
 

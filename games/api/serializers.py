@@ -145,6 +145,10 @@ class GameSummaryOutput(serializers.Serializer[Game]):
 class GameListOutput(serializers.Serializer[Any]):
     mine = GameSummaryOutput(many=True, help_text="Your games, those waiting for your move first.")
     open = GameSummaryOutput(many=True, help_text="Public games waiting for players.")
+    page = serializers.IntegerField(help_text="The page of your games this is, from 1.")
+    next_page = serializers.IntegerField(
+        allow_null=True, help_text="The next page of your games; null on the last."
+    )
 
 
 class GameCreateInput(StrictSerializer):

@@ -8,6 +8,7 @@ own seat, found by the service; no request can name a seat.
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -135,14 +136,29 @@ class GameListView(APIView):
     @extend_schema(
         operation_id="games_list",
         summary="Your games (your move first) and open public games",
-        responses={200: s.GameListOutput},
+        description=(
+            f"Your games come {LIMIT} a page (`?page=2` for the next); `next_page` is the number of "
+            "the next page, null on the last. `open` is the newest open games on every page."
+        ),
+        parameters=[OpenApiParameter("page", int, description="Page of your games, from 1 (default 1).")],
+        responses={200: s.GameListOutput, **errors(400, 401)},
         tags=["games"],
     )
     def get(self, request: Request) -> Response:
         user = _user(request)
-        mine = list(selectors.games_for_user(user)[: self.LIMIT]) if isinstance(user, User) else []
+        text = request.query_params.get("page", "1")
+        if not re.fullmatch(r"[0-9]{1,6}", text) or int(text) < 1:
+            raise exceptions.ValidationError({"page": ["page must be a whole number from 1."]})
+        page = int(text)
+        start = (page - 1) * self.LIMIT
+        # One more than a page: whether another follows, without counting all the user's games.
+        mine = []
+        if isinstance(user, User):
+            mine = list(selectors.games_for_user(user)[start : start + self.LIMIT + 1])
+        next_page = page + 1 if len(mine) > self.LIMIT else None
         open_games = list(selectors.open_public_games(user)[: self.LIMIT])
-        return Response(s.GameListOutput({"mine": mine, "open": open_games}, context={"user": user}).data)
+        listed = {"mine": mine[: self.LIMIT], "open": open_games, "page": page, "next_page": next_page}
+        return Response(s.GameListOutput(listed, context={"user": user}).data)
 
     @extend_schema(
         operation_id="games_create",

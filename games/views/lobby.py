@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import selectors, services
+from games.context_processors import games_waiting
 from games.forms import GameCreateForm, InviteForm
 from games.models import Game, person_name
 from games.services.accounts import normal_address
@@ -23,10 +25,30 @@ from games.services.invitations import unverified_problem
 from games.throttling import GameCreateThrottle, InvitationThrottle, throttle, throttled_response
 from games.views.accounts import current_user
 
+# The lobby lists a player's games a page at a time (their move first, the finished last):
+# a busy player has hundreds, and the page must not grow with them.
+LOBBY_PAGE_SIZE = 50
 
-def _lobby_context(request: HttpRequest) -> dict[str, Any]:
+
+class BadPage(ValueError):
+    pass
+
+
+def lobby_page(request: HttpRequest) -> int:
+    """``?page=`` as a page number from 1 (1 without it); BadPage for anything else."""
+    text = request.GET.get("page", "1")
+    if not re.fullmatch(r"[0-9]{1,6}", text) or int(text) < 1:
+        raise BadPage("page must be a whole number from 1.")
+    return int(text)
+
+
+def _lobby_context(request: HttpRequest, page: int) -> dict[str, Any]:
     user = current_user(request)
-    mine = list(selectors.games_for_user(user))
+    start = (page - 1) * LOBBY_PAGE_SIZE
+    # One row more than the page shows: whether there is a next page, without a COUNT.
+    mine = list(selectors.games_for_user(user)[start : start + LOBBY_PAGE_SIZE + 1])
+    has_next = len(mine) > LOBBY_PAGE_SIZE
+    mine = mine[:LOBBY_PAGE_SIZE]
     your_move = [g for g in mine if getattr(g, "my_turn", 0) == 1]
     running = [g for g in mine if g.status == Game.Status.ACTIVE and g not in your_move]
     waiting = [g for g in mine if g.status == Game.Status.LOBBY]
@@ -45,14 +67,25 @@ def _lobby_context(request: HttpRequest) -> dict[str, Any]:
         "waiting": waiting,
         "finished": finished,
         "open_games": open_games,
-        "waiting_count": len(your_move),
+        # Every game waiting for the player's move, also those on other pages: their move
+        # comes first, so page 1 has them all unless they fill it.
+        "waiting_count": (
+            len(your_move) if page == 1 and len(your_move) < LOBBY_PAGE_SIZE else games_waiting(user)
+        ),
         "lobby_version": version,
+        "page": page,
+        "next_page": page + 1 if has_next else None,
+        "previous_page": page - 1 if page > 1 else None,
     }
 
 
 @login_required
 def lobby(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/lobby.html", _lobby_context(request))
+    try:
+        page = lobby_page(request)
+    except BadPage as exc:
+        return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
+    return render(request, "games/lobby.html", _lobby_context(request, page))
 
 
 @never_cache
@@ -60,7 +93,11 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @require_GET
 def lobby_live(request: HttpRequest) -> HttpResponse:
     """Polled by the lobby: nothing (204) while unchanged, else the fresh lists."""
-    context = _lobby_context(request)
+    try:
+        page = lobby_page(request)
+    except BadPage as exc:
+        return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
+    context = _lobby_context(request, page)
     if request.GET.get("v") == context["lobby_version"]:
         return HttpResponse(status=204)
     return render(request, "games/_lobby_live.html", context)

@@ -140,4 +140,4 @@ def test_anonymous_cannot_write(anonymous: APIClient) -> None:
     response = anonymous.post("/api/games/", {"players": 3}, format="json")
     assert response.status_code == 401
     assert response.json()["error"] == "not_authenticated"
-    assert anonymous.get("/api/games/").json() == {"mine": [], "open": []}
+    assert anonymous.get("/api/games/").json() == {"mine": [], "open": [], "page": 1, "next_page": None}
