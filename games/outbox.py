@@ -213,6 +213,7 @@ def _claim(now: datetime, horizon: datetime, limit: int) -> list[_Row]:
                 log.error("outbox: gave up %s for game %s at %s after %s publishes",
                           row.kind, row.game_id, row.key, row.attempts)
         rows = [row for row in rows if row.attempts < settings.OUTBOX_MAX_ATTEMPTS]
+        rows = _without_passed_turns(rows, now)
         by_attempts: dict[int, list[int]] = {}
         for row in rows:
             by_attempts.setdefault(row.attempts + 1, []).append(row.pk)
@@ -221,6 +222,25 @@ def _claim(now: datetime, horizon: datetime, limit: int) -> list[_Row]:
                 attempts=attempts, published_at=now, due_at=now + lease(attempts)
             )
     return rows
+
+
+def _without_passed_turns(rows: list[_Row], now: datetime) -> list[_Row]:
+    """``rows`` less the turn-email rows of positions their game has moved past (or games
+    over or gone), which are marked done here: their task would send nothing and mark them
+    done (``send_turn_emails`` and ``turn_emails_wait`` both stop at a game past the seq),
+    and a game's seq never goes back. In a game that moves quickly most turn rows are such, and
+    each task costs the mail lane a message and three queries. One query for the games, none
+    without turn rows; the games are read without a lock (a game only moves further on)."""
+    turns = {row.game_id for row in rows if row.kind == Kind.TURN}
+    if not turns:
+        return rows
+    at = dict(Game.objects.filter(pk__in=turns, status=Game.Status.ACTIVE).values_list("pk", "seq"))
+    passed = [row.pk for row in rows if row.kind == Kind.TURN and at.get(row.game_id) != row.key]
+    if not passed:
+        return rows
+    Outbox.objects.filter(pk__in=passed).update(status=Status.DONE, done_at=now)
+    gone = set(passed)
+    return [row for row in rows if row.pk not in gone]
 
 
 def _unclaim(pks: list[int], now: datetime) -> None:

@@ -150,11 +150,31 @@ def test_start_and_move_answer_success_with_the_broker_down_and_their_emails_wai
     assert mail.outbox == []
 
     # The broker is back (eager here): one relay sends the email for the turn the game is at,
-    # once; the turn that has passed sends nothing.
-    assert outbox.relay() == 2
+    # once; the turn that has passed sends nothing (its row is done without a task).
+    assert outbox.relay() == 1
     assert [m.to for m in mail.outbox] == [[user_to_act(game).email]]
     assert rows(game) == [(Kind.TURN, 1, Status.DONE), (Kind.TURN, 2, Status.DONE)]
     assert outbox.relay() == 0 and len(mail.outbox) == 1
+
+
+def test_the_relay_settles_turn_rows_the_game_has_moved_past_without_a_task(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A quick game leaves a turn row per move; only the position it is at can owe an email."""
+    people = make_users(3)
+    game = started_game(people)
+    greedy_move(game)
+    greedy_move(game)
+    finished = started_game(make_users(3, prefix="other"))
+    Game.objects.filter(pk=finished.pk).update(status=Game.Status.FINISHED)
+    published = lose_every_publish(monkeypatch)
+    assert outbox.relay() == 1
+    assert [(row.game_id, row.kind, row.key) for row in published] == [(game.pk, Kind.TURN, game.seq)]
+    assert rows(game) == [
+        (Kind.TURN, 1, Status.DONE), (Kind.TURN, 2, Status.DONE), (Kind.TURN, 3, Status.PENDING)
+    ]
+    assert rows(finished) == [(Kind.TURN, 1, Status.DONE)]
+    assert game_rows().get(game=game, key=1).done_at is not None
 
 
 def test_a_bot_move_is_a_row_due_after_the_delay(settings: Settings) -> None:
