@@ -231,11 +231,12 @@ def _without_passed_turns(rows: list[_Row], now: datetime) -> list[_Row]:
     and a game's seq never goes back. In a game that moves quickly most turn rows are such, and
     each task costs the mail lane a message and three queries. One query for the games, none
     without turn rows; the games are read without a lock (a game only moves further on)."""
-    turns = {row.game_id for row in rows if row.kind == Kind.TURN}
+    turns = [row for row in rows if row.kind == Kind.TURN and row.game_id is not None]
     if not turns:
         return rows
-    at = dict(Game.objects.filter(pk__in=turns, status=Game.Status.ACTIVE).values_list("pk", "seq"))
-    passed = [row.pk for row in rows if row.kind == Kind.TURN and at.get(row.game_id) != row.key]
+    ids = {row.game_id for row in turns if row.game_id is not None}
+    at = dict(Game.objects.filter(pk__in=ids, status=Game.Status.ACTIVE).values_list("pk", "seq"))
+    passed = [row.pk for row in turns if row.game_id is not None and at.get(row.game_id) != row.key]
     if not passed:
         return rows
     Outbox.objects.filter(pk__in=passed).update(status=Status.DONE, done_at=now)
