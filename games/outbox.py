@@ -21,6 +21,8 @@ run in-process (eager mode) marks a row that is already claimed.
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -133,10 +135,82 @@ def _nudge_after_commit(now: datetime, delays: set[float]) -> None:
     transaction.on_commit(nudge)
 
 
+class NudgeGate:
+    """At most one plain relay nudge waiting in the queue at a time, for every process.
+
+    A nudge sets ``key`` in Redis (SET NX, expiring after ``OUTBOX_RELAY_SECONDS``) before it
+    publishes; the relay task deletes it as it starts, before it claims. So a nudge that finds
+    the key set is not needed: the relay waiting to start will claim after the delete, which
+    comes after this nudge's commit, and so sees its rows. Under load that is one relay per
+    queue wait instead of one per move, each claiming many rows (every relay is a claim
+    transaction and a task on the worker: one per move saturated it and held turn emails back
+    behind a queue of relays with nothing left to publish). A nudge whose message is lost
+    leaves the key until it expires: beat's relay, every ``OUTBOX_RELAY_SECONDS``, covers that
+    time as it covers a lost nudge now. Redis failing (or no REDIS_URL) means no gate: every
+    nudge publishes, as before; after a failure the gate rests ``RETRY_AFTER_SECONDS``."""
+
+    RETRY_AFTER_SECONDS = 30.0
+
+    def __init__(self, url: str, queue: str) -> None:
+        import redis
+
+        self.client = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+        self.key = f"pirates:relay-nudged:{queue}"
+        self.resting_until = 0.0
+
+    def _usable(self) -> bool:
+        return time.monotonic() >= self.resting_until
+
+    def _failed(self, what: str) -> None:
+        self.resting_until = time.monotonic() + self.RETRY_AFTER_SECONDS
+        log.warning("outbox: the nudge gate could not %s; every nudge publishes for %.0f s",
+                    what, self.RETRY_AFTER_SECONDS, exc_info=True)
+
+    def close(self) -> bool:
+        """Whether this nudge is the one to publish (False: one is already waiting)."""
+        if not self._usable():
+            return True
+        try:
+            expires = int(settings.OUTBOX_RELAY_SECONDS * 1000)
+            return bool(self.client.set(self.key, b"1", nx=True, px=expires))
+        except Exception:
+            self._failed("be read")
+            return True
+
+    def open(self) -> None:
+        """A relay starts (or a nudge's publish failed): the next nudge publishes again."""
+        if not self._usable():
+            return
+        try:
+            self.client.delete(self.key)
+        except Exception:
+            self._failed("be opened")
+
+
+_gate: NudgeGate | None = None
+_gate_lock = threading.Lock()
+
+
+def nudge_gate() -> NudgeGate | None:
+    """This process's gate; None without REDIS_URL or when tasks run eagerly (in-process)."""
+    global _gate
+    if not settings.REDIS_URL or current_app.conf.task_always_eager:
+        return None
+    if _gate is None:
+        with _gate_lock:
+            if _gate is None:
+                _gate = NudgeGate(settings.REDIS_URL, settings.CELERY_TASK_DEFAULT_QUEUE)
+    return _gate
+
+
 def publish_relay(*, up_to: datetime | None = None, countdown: float = 0) -> bool:
     """Publish one ``games.relay`` task, once, without retrying: this runs in requests, which
-    must not wait for a broker that is down. Returns whether the broker took it."""
+    must not wait for a broker that is down. Returns whether the broker took it (or a plain
+    nudge was not needed: one is waiting, see ``NudgeGate``)."""
     relay_task = task_named(RELAY_TASK)
+    gate = nudge_gate() if up_to is None and not countdown else None
+    if gate is not None and not gate.close():
+        return True
     try:
         if up_to is None and not countdown:
             # A plain message, not one with an ETA that a worker would hold on a timer.
@@ -147,6 +221,8 @@ def publish_relay(*, up_to: datetime | None = None, countdown: float = 0) -> boo
     except Exception as exc:
         if current_app.conf.task_always_eager:
             raise  # the relay ran in-process: its errors are the tasks' own, not the broker's
+        if gate is not None:
+            gate.open()
         # Each transport fails in its own way (kombu's, redis-py's, socket errors); none
         # may turn a committed change into an error.
         log.warning("could not publish the outbox relay (%s); beat's relay will publish it", exc)
