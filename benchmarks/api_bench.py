@@ -33,7 +33,7 @@ Then it prints a summary table, the turn-email latency per rule set and overall 
 after the warm-up and after the benchmark (target ≤ 1.3×). Everything is bounded in count and
 time. Without a PostgreSQL DATABASE_URL it prints why and exits 0; without REDIS_URL it skips
 the workers and the turn emails. Settings: CLIENTS (16), WEB_CONCURRENCY (4), MOVES_PER_CLIENT
-(20), PINGS_PER_CLIENT (20), GETS_PER_CLIENT (20), LONG_EVENTS (500), ROUNDS (3),
+(15), PINGS_PER_CLIENT (15), GETS_PER_CLIENT (15), LONG_EVENTS (500), ROUNDS (3),
 EMAIL_PROBES (2), RULES (all, or a comma-separated list of rule-set ids).
 """
 
@@ -61,9 +61,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 CLIENTS = int(os.environ.get("CLIENTS", "16"))
 WORKERS = int(os.environ.get("WEB_CONCURRENCY", "4"))
-MOVES_PER_CLIENT = int(os.environ.get("MOVES_PER_CLIENT", "20"))
-PINGS_PER_CLIENT = int(os.environ.get("PINGS_PER_CLIENT", "20"))
-GETS_PER_CLIENT = int(os.environ.get("GETS_PER_CLIENT", "20"))
+MOVES_PER_CLIENT = int(os.environ.get("MOVES_PER_CLIENT", "15"))
+PINGS_PER_CLIENT = int(os.environ.get("PINGS_PER_CLIENT", "15"))
+GETS_PER_CLIENT = int(os.environ.get("GETS_PER_CLIENT", "15"))
 LONG_EVENTS = int(os.environ.get("LONG_EVENTS", "500"))
 EMAIL_PROBES = int(os.environ.get("EMAIL_PROBES", "2"))
 SHORT_EVENTS = 10
@@ -71,7 +71,7 @@ PING_THREADS = 2
 PLAYERS = 3  # seats of every played game: every rule set seats three
 LONG_PLAYERS = 5
 # Single-client samples per rule set: enough that their p99 is not simply the slowest one.
-SEQUENTIAL_MOVES = 100
+SEQUENTIAL_MOVES = 60
 SOLO_GAMES = 4  # played one after another by the single client
 PHASE_SECONDS = 30.0
 EMAIL_WAIT_SECONDS = 20.0
