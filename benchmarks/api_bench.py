@@ -972,11 +972,10 @@ def run(env: dict[str, str], url: str, var: Path, sink: Sink | None, began: floa
         for b in benches:
             measure_rule_set(port, b, sink)
             print(f"  {b.rules_id} measured ({time.perf_counter() - began:.1f} s)")
+            report_rule_set(b)  # now, so a run cut short still shows what it measured
         if lanes and not wait_idle():
             print("  warning: the queues did not drain after the benchmark")
         after = memory(web.pid, lanes)
-    for b in benches:
-        report_rule_set(b)
     emails = None
     if sink is not None:
         emails = Timings()
