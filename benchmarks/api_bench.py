@@ -1,27 +1,40 @@
-"""HTTP benchmark of the REST API against a real PostgreSQL and gunicorn, on loopback.
+"""HTTP benchmark of the REST API for every rule set, against a real PostgreSQL and gunicorn,
+with a real Celery worker and mailer sending turn emails to an SMTP sink, on loopback.
 
-    DATABASE_URL=postgres://app:app@127.0.0.1:5432/app .venv/bin/python benchmarks/api_bench.py
+    DATABASE_URL=postgres://app:app@127.0.0.1:5432/app REDIS_URL=redis://127.0.0.1:6379/0 \\
+        .venv/bin/python benchmarks/api_bench.py
 
 It migrates the database in DATABASE_URL, creates throwaway players (``bench<run>-…``) with
 tokens and games through the services, starts gunicorn (docker/commands/web) on a free port,
-and then, after every worker has served each kind of request (warm_up), first with one
-client alone (SEQUENTIAL_MOVES moves and pings, no queueing: the cost of each request), and
-then with CLIENTS concurrent client threads (keep-alive where gunicorn allows it):
+and, with REDIS_URL, the Celery worker and the mailer (docker/commands/worker and mailer)
+sending through an SMTP sink that runs in this process (``TURN_EMAIL_GRACE_SECONDS=0``).
+After every process has served each kind of request for every rule set (warm_up), for each
+rule set of ``engine.available_rules()`` in turn:
 
-1. plays CLIENTS games at once over HTTP (GET the game as the player to act, POST an action
-   chosen from its legal_actions) and reports p50/p99 of action submits and game GETs, and
-   the throughput;
-2. measures POST /api/ping/ (authentication plus one database write) at the same concurrency
-   and reports  submit p99 / ping p99  (target ≤ 3), also with the pings of the play phase
-   (phases 1 and 2 run ROUNDS times with fresh games; each ratio is the rounds' median)
-   and with the single client's figures;
-3. GETs a long game and a 10-event game alternately and reports  long p99 / short p99
-   (target ≤ 1.5). The long game is a 5-player game kept going for LONG_EVENTS events by
-   assembling and ransoming instead of capturing (see play_through_services).
+1. one client alone (SEQUENTIAL_MOVES moves and pings, no queueing: the cost of each request);
+2. ROUNDS rounds, each with fresh games: CLIENTS games played at once over HTTP (GET the game
+   as each seat to act, POST an action chosen at random from its legal_actions; when several
+   seats decide at once (Libertalia's secret picks, classic Pirates' challenge question) every
+   one of them GETs and POSTs at the same time, each with the seq it saw), while PING_THREADS
+   threads ping (POST /api/ping/: authentication plus one database write) and EMAIL_PROBES
+   threads play games of their own whose players want every turn email: after a move that
+   hands the turn to others, the probe waits for the SMTP sink to accept their turn emails
+   (turn-email latency: from the move's answer, i.e. after its commit, to the sink's
+   acceptance). Then CLIENTS threads ping alone. Reported: submit and GET p50/p99, moves/s,
+   and  submit p99 / ping p99  both with the pings of the play phase (same load) and with the
+   round's ping phase; each ratio is the rounds' median (target ≤ 2);
+3. GETs of a long game and a 10-event game alternately:  long p99 / short p99  (target ≤ 1.2).
+   The long game is played through the services for LONG_EVENTS events when its rule set can
+   go on that long (moves that keep the game going: see play_through_services); otherwise it
+   is as long as that rule set's game gets, and the table says how long.
 
-Everything is bounded in count and time (well under two minutes). Without a PostgreSQL
-DATABASE_URL it prints why and exits 0. Settings: CLIENTS (16), WEB_CONCURRENCY (4),
-MOVES_PER_CLIENT (40), PINGS_PER_CLIENT (40), GETS_PER_CLIENT (40), LONG_EVENTS (500), ROUNDS (3).
+Then it prints a summary table, the turn-email latency per rule set and overall (target p99
+≤ 2 s), and the resident memory (VmRSS) of each gunicorn worker and of the Celery processes
+after the warm-up and after the benchmark (target ≤ 1.3×). Everything is bounded in count and
+time. Without a PostgreSQL DATABASE_URL it prints why and exits 0; without REDIS_URL it skips
+the workers and the turn emails. Settings: CLIENTS (16), WEB_CONCURRENCY (4), MOVES_PER_CLIENT
+(15), PINGS_PER_CLIENT (15), GETS_PER_CLIENT (15), LONG_EVENTS (500), ROUNDS (3),
+EMAIL_PROBES (2), RULES (all, or a comma-separated list of rule-set ids).
 """
 
 from __future__ import annotations
@@ -41,27 +54,40 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from email import message_from_bytes
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 CLIENTS = int(os.environ.get("CLIENTS", "16"))
 WORKERS = int(os.environ.get("WEB_CONCURRENCY", "4"))
-MOVES_PER_CLIENT = int(os.environ.get("MOVES_PER_CLIENT", "40"))
-PINGS_PER_CLIENT = int(os.environ.get("PINGS_PER_CLIENT", "40"))
-GETS_PER_CLIENT = int(os.environ.get("GETS_PER_CLIENT", "40"))
+MOVES_PER_CLIENT = int(os.environ.get("MOVES_PER_CLIENT", "15"))
+PINGS_PER_CLIENT = int(os.environ.get("PINGS_PER_CLIENT", "15"))
+GETS_PER_CLIENT = int(os.environ.get("GETS_PER_CLIENT", "15"))
 LONG_EVENTS = int(os.environ.get("LONG_EVENTS", "500"))
+EMAIL_PROBES = int(os.environ.get("EMAIL_PROBES", "2"))
 SHORT_EVENTS = 10
 PING_THREADS = 2
-# Enough single-client samples that their p99 is not simply the slowest one.
-SEQUENTIAL_MOVES = 200
-SOLO_GAMES = 4  # 3-player games, played one after another by the single client
+PLAYERS = 3  # seats of every played game: every rule set seats three
+LONG_PLAYERS = 5
+# Single-client samples per rule set: enough that their p99 is not simply the slowest one.
+SEQUENTIAL_MOVES = 60
+SOLO_GAMES = 4  # played one after another by the single client
 PHASE_SECONDS = 30.0
-# The concurrent phases (play, then pings) run this many times, each round with fresh games;
-# a ratio is the median of the rounds' ratios. One round's ping p99 swings with what else
-# the machine does in those seconds (2.45 and 3.85 for the same code in two CI runs).
+EMAIL_WAIT_SECONDS = 20.0
+# The concurrent phases (play, then pings) run this many times per rule set, each round with
+# fresh games; a ratio is the median of the rounds' ratios. One round's ping p99 swings with
+# what else the machine does in those seconds (2.45 and 3.85 for the same code in two CI runs).
 ROUNDS = int(os.environ.get("ROUNDS", "3"))
+SUBMIT_TARGET = 2.0
+GET_TARGET = 1.2
+EMAIL_TARGET_MS = 2000.0
+RSS_TARGET = 1.3
 HOST = "127.0.0.1"
+# Moves that keep a game going, by rule set, for the long game: Pirates assembles and ransoms
+# instead of capturing, classic Pirates moves stacks instead of boarding. Other rule sets end
+# when their rounds are played, whatever the moves: their long game is a whole game's length.
+KEEPS_GOING: dict[str, tuple[str, ...]] = {"pirates": ("assemble", "ransom"), "pirates-classic": ("move",)}
 
 
 # ---- HTTP client ----------------------------------------------------------------------------
@@ -112,16 +138,26 @@ class Client:
 @dataclass
 class Timings:
     samples: dict[str, list[float]] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def add(self, name: str, seconds: float) -> None:
         with self.lock:
             self.samples.setdefault(name, []).append(seconds)
 
+    def count(self, name: str, n: int = 1) -> None:
+        with self.lock:
+            self.counts[name] = self.counts.get(name, 0) + n
+
     def merge(self, other: Timings) -> None:
         with self.lock:
             for name, values in other.samples.items():
                 self.samples.setdefault(name, []).extend(values)
+            for name, n in other.counts.items():
+                self.counts[name] = self.counts.get(name, 0) + n
+
+    def n(self, name: str) -> int:
+        return len(self.samples.get(name, []))
 
     def pct(self, name: str, q: float) -> float:
         values = sorted(self.samples.get(name, []))
@@ -134,8 +170,8 @@ class Timings:
         values = self.samples.get(name, [])
         mean = statistics.fmean(values) * 1000 if values else float("nan")
         return (
-            f"  {name:<22} n={len(values):<5} p50={self.pct(name, 50):7.2f} ms  "
-            f"p99={self.pct(name, 99):7.2f} ms  mean={mean:7.2f} ms"
+            f"  {name:<24} n={len(values):<5} p50={self.pct(name, 50):8.2f} ms  "
+            f"p99={self.pct(name, 99):8.2f} ms  mean={mean:8.2f} ms"
         )
 
 
@@ -164,13 +200,68 @@ def run_threads(count: int, work: Callable[[int], None]) -> float:
     return elapsed
 
 
+def ratio(a: float, b: float) -> float:
+    return a / b if b else float("nan")
+
+
+# ---- the SMTP sink ------------------------------------------------------------------------------
+
+
+class Sink:
+    """An SMTP server in this process that notes when it accepts each turn email, by game
+    and seq (the X-Game-Id and X-Game-Seq headers) and recipient."""
+
+    def __init__(self) -> None:
+        self.accepted: dict[tuple[int, int], dict[str, float]] = {}
+        self.total = 0
+        self.changed = threading.Condition()
+        self.controller: Any = None
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # aiosmtpd's name
+        at = time.perf_counter()
+        message = message_from_bytes(envelope.original_content or envelope.content)
+        game, seq = message.get("X-Game-Id"), message.get("X-Game-Seq")
+        with self.changed:
+            self.total += 1
+            if game and seq:  # only turn emails carry both
+                for to in envelope.rcpt_tos:
+                    self.accepted.setdefault((int(game), int(seq)), {})[to.lower()] = at
+            self.changed.notify_all()
+        return "250 OK"
+
+    def start(self) -> int:
+        from aiosmtpd.controller import Controller
+
+        self.controller = Controller(self, hostname=HOST, port=free_port())
+        self.controller.start()
+        return int(self.controller.port)
+
+    def stop(self) -> None:
+        if self.controller is not None:
+            self.controller.stop()
+
+    def wait_for(self, game: int, seq: int, recipients: set[str], deadline: float) -> dict[str, float] | None:
+        """When each of ``recipients`` got the turn email of (game, seq); None at the deadline."""
+        with self.changed:
+            while True:
+                got = self.accepted.get((game, seq), {})
+                if recipients <= got.keys():
+                    return {to: got[to] for to in recipients}
+                left = deadline - time.perf_counter()
+                if left <= 0:
+                    return None
+                self.changed.wait(left)
+
+
 # ---- setup through the services ------------------------------------------------------------------
 
 
 @dataclass
 class BenchGame:
     game_id: int
+    rules_id: str
     tokens: dict[int, str]  # seat → token of the player in it
+    emails: dict[int, str] = field(default_factory=dict)  # seat → address, for email probes
 
 
 def setup_django(env: dict[str, str]) -> None:
@@ -181,41 +272,56 @@ def setup_django(env: dict[str, str]) -> None:
     django.setup()
 
 
-def make_players(run: str, count: int) -> list[Any]:
-    from django.contrib.auth.models import User
+class Players:
+    """Throwaway players, handed out in order (a player may sit in many games)."""
 
-    users = [User(username=f"bench{run}-{i}", email=f"bench{run}-{i}@example.com") for i in range(count)]
-    for user in users:
-        user.set_unusable_password()
-    return list(User.objects.bulk_create(users))
+    def __init__(self, run: str) -> None:
+        self.run = run
+        self.made = 0
+
+    def take(self, count: int, *, wants_email: bool = False) -> list[Any]:
+        from django.contrib.auth.models import User
+
+        from games.models import PlayerProfile, VerifiedAddress
+
+        names = [f"bench{self.run}-{self.made + i}" for i in range(count)]
+        self.made += count
+        users = [User(username=name, email=f"{name}@example.com") for name in names]
+        for user in users:
+            user.set_unusable_password()
+        users = list(User.objects.bulk_create(users))
+        notify = PlayerProfile.Notify.EACH_TURN if wants_email else PlayerProfile.Notify.NONE
+        PlayerProfile.objects.bulk_create([PlayerProfile(user=user, notify=notify) for user in users])
+        if wants_email:
+            VerifiedAddress.objects.bulk_create(
+                [VerifiedAddress(user=user, address=user.email) for user in users]
+            )
+        return users
 
 
-def start_game(players: list[Any]) -> BenchGame:
+def start_game(players: list[Any], rules_id: str) -> BenchGame:
     from rest_framework.authtoken.models import Token
 
     from games import services
-    from games.models import PlayerProfile, Seat
+    from games.models import Seat
 
-    for user in players:  # no turn emails for benchmark players
-        PlayerProfile.objects.update_or_create(user=user, defaults={"notify": PlayerProfile.Notify.NONE})
-    game = services.game_create(creator=players[0], rules_id="pirates", players=len(players), title="bench")
+    game = services.game_create(creator=players[0], rules_id=rules_id, players=len(players), title="bench")
     for user in players[1:]:
         services.seat_join(game_id=game.pk, user=user)
     services.game_start(game_id=game.pk, by=players[0])
-    tokens = {
-        seat.position: Token.objects.get_or_create(user=seat.user)[0].key
-        for seat in Seat.objects.filter(game=game).select_related("user")
-        if seat.user is not None
-    }
-    return BenchGame(game.pk, tokens)
+    seats = Seat.objects.filter(game=game).select_related("user")
+    tokens = {s.position: Token.objects.get_or_create(user=s.user)[0].key for s in seats if s.user}
+    emails = {seat.position: seat.user.email.lower() for seat in seats if seat.user}
+    return BenchGame(game.pk, rules_id, tokens, emails)
 
 
 def play_through_services(bench: BenchGame, events: int, seed: int) -> int:
     """Play ``bench`` through action_submit up to ``events`` events, never ending the game.
 
-    Each seat assembles or ransoms rather than captures, and among those moves picks one that
-    leaves the next seat a non-capturing move too: games played so go on for as long as wanted
-    (P-TURN-2 stops them at 1,000 actions)."""
+    Each seat plays a move of its rule set's KEEPS_GOING kinds where it has one, and among its
+    moves one that leaves the next seat such a move too: so a Pirates game goes on for as long
+    as wanted (P-TURN-2 stops it at 1,000 actions). Rule sets without such moves play any move
+    that does not end the game, which ends when their rounds are played."""
     from django.contrib.auth.models import User
 
     from games import services
@@ -224,24 +330,25 @@ def play_through_services(bench: BenchGame, events: int, seed: int) -> int:
     rng = random.Random(seed)
     game = Game.objects.get(pk=bench.game_id)
     rules = services.rules_for(game)
+    kinds = KEEPS_GOING.get(game.rules_id, ())
     users = {s.position: s.user for s in Seat.objects.filter(game=game).select_related("user")}
 
-    def non_capturing(state: Any, seat: int) -> list[dict[str, Any]]:
-        return [a for a in rules.legal_actions(state, seat) if a["type"] in ("assemble", "ransom")]
+    def preferred(state: Any, seat: int) -> list[dict[str, Any]]:
+        return [a for a in rules.legal_actions(state, seat) if a["type"] in kinds]
 
     def keeps_going(state: Any, seat: int, action: dict[str, Any]) -> tuple[bool, float] | None:
         after = rules.apply(state, seat, action)
         if rules.is_finished(after):
             return None
         nxt = rules.to_act(after)
-        return (bool(nxt) and bool(non_capturing(after, nxt[0])), rng.random())
+        return (bool(nxt) and bool(preferred(after, nxt[0])), rng.random())
 
     while game.seq < events and game.status == Game.Status.ACTIVE:
         state = services.load_state(game)
         seat = game.to_act[0]
         ranked = [
             (rank, action)
-            for action in (non_capturing(state, seat) or rules.legal_actions(state, seat))
+            for action in (preferred(state, seat) or rules.legal_actions(state, seat))
             if (rank := keeps_going(state, seat, action)) is not None
         ]
         if not ranked:
@@ -254,13 +361,22 @@ def play_through_services(bench: BenchGame, events: int, seed: int) -> int:
     return game.seq
 
 
-# ---- the server --------------------------------------------------------------------------------
+# ---- processes ---------------------------------------------------------------------------------
 
 
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind((HOST, 0))
         return int(sock.getsockname()[1])
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(5)
 
 
 @contextmanager
@@ -291,12 +407,106 @@ def gunicorn(env: dict[str, str], port: int, log: Path) -> Iterator[subprocess.P
             time.sleep(0.2)
         yield process
     finally:
-        process.terminate()
+        stop(process)
+
+
+@contextmanager
+def celery_lanes(env: dict[str, str], var: Path) -> Iterator[dict[str, subprocess.Popen[bytes]]]:
+    """The worker (bot moves, the outbox relay) and the mailer (emails), as production runs
+    them (docker/commands/worker and mailer, under their supervisor), each ready."""
+    started: dict[str, subprocess.Popen[bytes]] = {}
+    try:
+        for lane in ("worker", "mailer"):
+            log = var / f"{lane}.log"
+            with log.open("wb") as out:
+                started[lane] = subprocess.Popen(
+                    ["sh", str(ROOT / "docker" / "commands" / lane)],
+                    env=env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
+                )
+        for lane, process in started.items():
+            log = var / f"{lane}.log"
+            deadline = time.monotonic() + 60
+            while b"ready." not in log.read_bytes():
+                if process.poll() is not None or time.monotonic() > deadline:
+                    output = log.read_text(errors="replace")[-2000:]
+                    raise RuntimeError(f"the {lane} did not start:\n{output}")
+                time.sleep(0.2)
+        yield started
+    finally:
+        for process in started.values():
+            stop(process)
+
+
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and all its descendants (from /proc/<pid>/task/<tid>/children)."""
+    found = [pid]
+    for current in found:
         try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
+            for task in Path(f"/proc/{current}/task").iterdir():
+                found += [int(child) for child in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return found
+
+
+def rss_kib(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def command_of(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def memory(gunicorn_pid: int, lanes: dict[str, subprocess.Popen[bytes]]) -> dict[str, int]:
+    """VmRSS in KiB of each gunicorn worker and of each Celery process, by a stable name."""
+    sizes: dict[str, int] = {}
+    for pid in process_tree(gunicorn_pid)[1:]:
+        sizes[f"gunicorn worker {pid}"] = rss_kib(pid)
+    for lane, process in lanes.items():
+        for pid in process_tree(process.pid):
+            if "celery" in command_of(pid) and "supervise" not in command_of(pid):
+                sizes[f"celery {lane} {pid}"] = rss_kib(pid)
+    return sizes
+
+
+def queues_empty() -> bool:
+    """No message waits in the main or the mail queue (kombu keeps one list per queue and
+    priority), and no outbox row is due unpublished."""
+    import redis
+    from django.conf import settings
+    from django.utils import timezone
+
+    from games.models import Outbox
+
+    if Outbox.objects.filter(status=Outbox.Status.PENDING, due_at__lte=timezone.now()).exists():
+        return False
+    client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    try:
+        queues = (settings.CELERY_TASK_DEFAULT_QUEUE, settings.CELERY_MAIL_QUEUE)
+        return not any(
+            client.llen(key) for queue in queues for key in client.scan_iter(match=f"{queue}*", count=100)
+            if client.type(key) == b"list"
+        )
+    finally:
+        client.close()
+
+
+def wait_idle(seconds: float = 60) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if queues_empty():
+            return True
+        time.sleep(0.2)
+    return False
 
 
 # ---- phases ----------------------------------------------------------------------------------
@@ -309,36 +519,122 @@ def warm_up(port: int, bench: BenchGame) -> None:
     clients = {seat: Client(port, token) for seat, token in bench.tokens.items()}
     rng = random.Random(0)
     for _ in range(6 * WORKERS):
-        detail = clients[0].request("GET", "/api/games/")[1]
+        clients[0].request("GET", "/api/games/")
         clients[0].request("POST", "/api/ping/", {})
         detail = clients[0].request("GET", f"/api/games/{bench.game_id}/")[1]
         if detail["status"] != "active":
             continue
-        mover = clients[detail["to_act"][0]]
-        detail = mover.request("GET", f"/api/games/{bench.game_id}/")[1]
-        body = {"action": rng.choice(detail["legal_actions"]), "expected_seq": detail["seq"]}
-        mover.request("POST", f"/api/games/{bench.game_id}/actions/", body)
+        for seat in detail["to_act"]:
+            mine = clients[seat].request("GET", f"/api/games/{bench.game_id}/")[1]
+            if mine["legal_actions"]:
+                body = {"action": rng.choice(mine["legal_actions"]), "expected_seq": mine["seq"]}
+                clients[seat].request("POST", f"/api/games/{bench.game_id}/actions/", body)
     for client in clients.values():
         client.close()
 
 
-def play_phase(port: int, games: list[BenchGame], timings: Timings) -> tuple[float, int]:
+@dataclass
+class Play:
+    """Moves in one game over HTTP: every seat to act GETs the game and POSTs a random legal
+    action, all at once when several seats decide at the same time."""
+
+    port: int
+    bench: BenchGame
+    timings: Timings
+    rng: random.Random
+    clients: dict[int, Client] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.clients = {seat: Client(self.port, token) for seat, token in self.bench.tokens.items()}
+
+    @property
+    def path(self) -> str:
+        return f"/api/games/{self.bench.game_id}/"
+
+    def detail(self) -> dict[str, Any]:
+        status, detail, _ = self.clients[0].request("GET", self.path)
+        assert status == 200, detail
+        return dict(detail)
+
+    def move(self, seat: int, key: str) -> dict[str, Any] | None:
+        """Seat ``seat`` GETs the game and plays: the answer, or None if it had nothing to do
+        (its decision was already in, or the game ended meanwhile)."""
+        client = self.clients[seat]
+        for _attempt in range(3):
+            status, detail, elapsed = client.request("GET", self.path)
+            assert status == 200, detail
+            self.timings.add("GET game", elapsed)
+            if detail["status"] != "active" or not detail["legal_actions"]:
+                return None
+            action = self.rng.choice(detail["legal_actions"])
+            body = {"action": action, "expected_seq": detail["seq"], "idempotency_key": key}
+            status, answer, elapsed = client.request("POST", f"{self.path}actions/", body)
+            if status == 409:  # moved on between our GET and POST (another seat of the same step)
+                self.timings.count("409 stale, retried")
+                continue
+            assert status in (200, 201), answer
+            self.timings.add("POST action", elapsed)
+            self.timings.count(f"action {action['type']}")
+            return dict(answer)
+        return None
+
+    def step(self, detail: dict[str, Any], number: int) -> tuple[dict[str, Any] | None, int]:
+        """Every seat in ``detail``'s to_act moves (in threads when there are several); the
+        last answer and the number of moves made."""
+        to_act = list(detail["to_act"])
+        if len(to_act) == 1:
+            answer = self.move(to_act[0], f"{number}")
+            return answer, int(answer is not None)
+        answers: list[dict[str, Any] | None] = [None] * len(to_act)
+        errors: list[BaseException] = []
+
+        def one(k: int) -> None:
+            try:
+                answers[k] = self.move(to_act[k], f"{number}-{k}")
+            except BaseException as exc:
+                errors.append(exc)
+
+        threads = [threading.Thread(target=one, args=(k,)) for k in range(len(to_act))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(PHASE_SECONDS)
+        if errors:
+            raise errors[0]
+        made = [a for a in answers if a is not None]
+        self.timings.count("simultaneous steps")
+        return (max(made, key=lambda a: a["game"]["seq"]) if made else None), len(made)
+
+    def close(self) -> None:
+        for client in self.clients.values():
+            client.close()
+
+
+def play_phase(
+    port: int, games: list[BenchGame], probes: list[BenchGame], sink: Sink | None, timings: Timings
+) -> tuple[float, int]:
     """One thread per game plays it; PING_THREADS more threads ping meanwhile, so the
-    yardstick also sees the same server load as the moves."""
+    yardstick sees the same server load as the moves, and the email probes play their games
+    and time the turn emails."""
     moves = [0] * len(games)
     playing = threading.Event()
     playing.set()
     players_done = [0]
     lock = threading.Lock()
+    probing = probes if sink is not None else []
 
     def work(i: int) -> None:
-        if i >= len(games):
+        if i >= len(games) + len(probing):
             client = Client(port, games[i % len(games)].tokens[0])
             while playing.is_set():
                 status, body, elapsed = client.request("POST", "/api/ping/", {})
                 assert status == 200, body
                 timings.add("POST ping (in play)", elapsed)
             client.close()
+            return
+        if i >= len(games):
+            assert sink is not None
+            probe(probing[i - len(games)], sink, i)
             return
         try:
             play_one_game(i)
@@ -349,58 +645,76 @@ def play_phase(port: int, games: list[BenchGame], timings: Timings) -> tuple[flo
                     playing.clear()
 
     def play_one_game(i: int) -> None:
-        bench = games[i]
-        clients = {seat: Client(port, token) for seat, token in bench.tokens.items()}
-        rng = random.Random(i)
+        play = Play(port, games[i], timings, random.Random(i))
         started = time.perf_counter()
-        status, detail, elapsed = clients[0].request("GET", f"/api/games/{bench.game_id}/")
+        detail = play.detail()
         while moves[i] < MOVES_PER_CLIENT and time.perf_counter() - started < PHASE_SECONDS:
             if detail["status"] != "active":
                 break
-            mover = clients[detail["to_act"][0]]
-            status, detail, elapsed = mover.request("GET", f"/api/games/{bench.game_id}/")
-            assert status == 200, detail
-            timings.add("GET game", elapsed)
-            action = rng.choice(detail["legal_actions"])
-            body = {"action": action, "expected_seq": detail["seq"], "idempotency_key": f"{i}-{moves[i]}"}
-            status, answer, elapsed = mover.request("POST", f"/api/games/{bench.game_id}/actions/", body)
-            assert status == 201, answer
-            timings.add("POST action", elapsed)
-            detail = answer["game"]
-            moves[i] += 1
-        for client in clients.values():
-            client.close()
+            answer, made = play.step(detail, moves[i])
+            moves[i] += made
+            detail = answer["game"] if answer is not None else play.detail()
+        play.close()
 
-    wall = run_threads(len(games) + PING_THREADS, work)
+    def probe(bench: BenchGame, sink: Sink, i: int) -> None:
+        """Moves as fast as the turn emails come: after a move that hands the turn to seats
+        that were not to act, wait for each of them to get its turn email."""
+        play = Play(port, bench, Timings(), random.Random(1000 + i))
+        detail = play.detail()
+        number = 0
+        while playing.is_set() and detail["status"] == "active":
+            before = set(detail["to_act"])
+            answer, _made = play.step(detail, number)
+            number += 1
+            if answer is None:
+                detail = play.detail()
+                continue
+            answered = time.perf_counter()
+            detail = answer["game"]
+            mover = answer["event"].get("seat")
+            handed = set(detail["to_act"]) - before - {mover}
+            if detail["status"] != "active" or before != {mover} or not handed:
+                continue
+            recipients = {bench.emails[seat] for seat in handed}
+            got = sink.wait_for(bench.game_id, detail["seq"], recipients, answered + EMAIL_WAIT_SECONDS)
+            if got is None:
+                timings.count("turn emails not seen")
+                continue
+            for at in got.values():
+                timings.add("turn email", max(0.0, at - answered))
+        play.close()
+
+    wall = run_threads(len(games) + len(probing) + PING_THREADS, work)
     return wall, sum(moves)
 
 
 def sequential_phase(port: int, solo_games: list[BenchGame], timings: Timings) -> None:
     """One client alone: the cost of each request without any queueing. It moves in the
     first game until it ends, then in the next."""
-    rng = random.Random(5)
     moves = 0
-    for bench in solo_games:
-        clients = {seat: Client(port, token) for seat, token in bench.tokens.items()}
+    for number, bench in enumerate(solo_games):
+        play = Play(port, bench, Timings(), random.Random(5 + number))
+        ping = play.clients[0]
         while moves < SEQUENTIAL_MOVES:
-            status, body, elapsed = clients[0].request("POST", "/api/ping/", {})
+            status, body, elapsed = ping.request("POST", "/api/ping/", {})
             timings.add("POST ping (1 client)", elapsed)
-            detail = clients[0].request("GET", f"/api/games/{bench.game_id}/")[1]
+            detail = play.detail()
             if detail["status"] != "active":
                 break
-            mover = clients[detail["to_act"][0]]
-            detail = mover.request("GET", f"/api/games/{bench.game_id}/")[1]
+            seat = detail["to_act"][0]
+            status, detail, elapsed = play.clients[seat].request("GET", play.path)
+            if not detail["legal_actions"]:
+                break
             body = {
-                "action": rng.choice(detail["legal_actions"]),
+                "action": play.rng.choice(detail["legal_actions"]),
                 "expected_seq": detail["seq"],
                 "idempotency_key": f"seq-{moves}",
             }
-            status, answer, elapsed = mover.request("POST", f"/api/games/{bench.game_id}/actions/", body)
+            status, answer, elapsed = play.clients[seat].request("POST", f"{play.path}actions/", body)
             assert status == 201, answer
             timings.add("POST action (1 client)", elapsed)
             moves += 1
-        for client in clients.values():
-            client.close()
+        play.close()
 
 
 def ping_phase(port: int, tokens: list[str], timings: Timings) -> float:
@@ -430,6 +744,156 @@ def long_short_phase(port: int, long_game: BenchGame, short_game: BenchGame, tim
     return run_threads(CLIENTS, work)
 
 
+# ---- one rule set ------------------------------------------------------------------------------
+
+
+@dataclass
+class RuleSetBench:
+    rules_id: str
+    games: list[BenchGame]  # CLIENTS per round
+    probes: list[BenchGame]  # EMAIL_PROBES per round
+    solo: list[BenchGame]
+    warm: BenchGame
+    long: BenchGame
+    short: BenchGame
+    long_events: int
+    short_events: int
+    timings: Timings = field(default_factory=Timings)
+    rounds: list[Timings] = field(default_factory=list)
+    play_wall: float = 0.0
+    moves: int = 0
+    ping_wall: float = 0.0
+
+    def submit_ratio(self, ping: str) -> tuple[float, list[float]]:
+        each = [ratio(t.pct("POST action", 99), t.pct(ping, 99)) for t in self.rounds]
+        return statistics.median(each), each
+
+    @property
+    def get_ratio(self) -> float:
+        return ratio(self.timings.pct("GET long game", 99), self.timings.pct("GET 10-event game", 99))
+
+
+def prepare(rules_id: str, players: Players, seed: int) -> RuleSetBench:
+    def fresh(*, wants_email: bool = False, count: int = PLAYERS) -> BenchGame:
+        return start_game(players.take(count, wants_email=wants_email), rules_id)
+
+    # Every round plays fresh games, each with its own players.
+    games = [fresh() for _ in range(CLIENTS * ROUNDS)]
+    probes = [fresh(wants_email=True) for _ in range(EMAIL_PROBES * ROUNDS)]
+    solo = [fresh() for _ in range(SOLO_GAMES)]
+    warm = fresh(wants_email=True)
+    short = fresh()
+    short_events = play_through_services(short, SHORT_EVENTS, seed=seed)
+    # Now and then a deal corners every seat into ending moves before LONG_EVENTS: deal again,
+    # keeping the longest.
+    long, long_events = short, 0
+    for attempt in range(5 if rules_id in KEEPS_GOING else 1):
+        candidate = fresh(count=LONG_PLAYERS)
+        events = play_through_services(candidate, LONG_EVENTS, seed=seed + attempt)
+        if events > long_events:
+            long, long_events = candidate, events
+        if long_events >= LONG_EVENTS:
+            break
+    return RuleSetBench(rules_id, games, probes, solo, warm, long, short, long_events, short_events)
+
+
+def measure_rule_set(port: int, bench: RuleSetBench, sink: Sink | None) -> None:
+    sequential_phase(port, bench.solo, bench.timings)
+    for number in range(ROUNDS):
+        played = Timings()
+        round_games = bench.games[number * CLIENTS : (number + 1) * CLIENTS]
+        round_probes = bench.probes[number * EMAIL_PROBES : (number + 1) * EMAIL_PROBES]
+        wall, made = play_phase(port, round_games, round_probes, sink, played)
+        bench.play_wall, bench.moves = bench.play_wall + wall, bench.moves + made
+        tokens = [token for game in round_games for token in game.tokens.values()]
+        bench.ping_wall += ping_phase(port, tokens, played)
+        bench.rounds.append(played)
+        bench.timings.merge(played)
+    long_short_phase(port, bench.long, bench.short, bench.timings)
+
+
+def report_rule_set(bench: RuleSetBench) -> None:
+    t = bench.timings
+    print(f"{bench.rules_id} (loopback, wall-clock per request as the client sees it):")
+    for name in (
+        "POST action (1 client)", "POST ping (1 client)", "POST action", "GET game",
+        "POST ping (in play)", "POST ping", "GET long game", "GET 10-event game", "turn email",
+    ):
+        if t.n(name):
+            print(t.line(name))
+    counts = sorted(t.counts.items())
+    kinds = ", ".join(f"{name[7:]} {n}" for name, n in counts if name.startswith("action "))
+    others = ", ".join(f"{name} {n}" for name, n in counts if not name.startswith("action "))
+    print(f"  moves by kind: {kinds}" + (f"; {others}" if others else ""))
+    per_second = bench.moves / bench.play_wall
+    print(f"  play throughput: {bench.moves} moves in {bench.play_wall:.1f} s = {per_second:.1f}/s")
+    pings = (("pings in the same play", "POST ping (in play)"), ("the round's ping phase", "POST ping"))
+    for label, ping in pings:
+        value, each = bench.submit_ratio(ping)
+        spread = ", ".join(f"{r:.2f}" for r in each)
+        print(f"  submit p99 / ping p99, {label} = {value:.2f} (median of {spread})")
+    print(
+        f"  GET p99 {bench.long_events}-event / {bench.short_events}-event = {bench.get_ratio:.2f}"
+    )
+
+
+def summary(benches: list[RuleSetBench], emails: Timings | None) -> None:
+    print("summary (ms; ratios are the rounds' medians; targets: submit/ping <= 2.0, long/short GET <= 1.2):")
+    header = (
+        f"  {'rule set':<16}{'submit p50':>11}{'p99':>8}{'GET p50':>9}{'p99':>8}{'moves/s':>9}"
+        f"{'sub/ping':>9}{'(phase)':>8}{'1 client':>9}{'long GET':>12}{'ratio':>7}{'email p50':>10}{'p99':>8}"
+    )
+    print(header)
+    for b in benches:
+        t = b.timings
+        in_play, _ = b.submit_ratio("POST ping (in play)")
+        own, _ = b.submit_ratio("POST ping")
+        alone = ratio(t.pct("POST action (1 client)", 99), t.pct("POST ping (1 client)", 99))
+        mail = (f"{t.pct('turn email', 50):10.1f}{t.pct('turn email', 99):8.1f}" if t.n("turn email")
+                else f"{'-':>10}{'-':>8}")
+        print(
+            f"  {b.rules_id:<16}{t.pct('POST action', 50):11.1f}{t.pct('POST action', 99):8.1f}"
+            f"{t.pct('GET game', 50):9.1f}{t.pct('GET game', 99):8.1f}{b.moves / b.play_wall:9.1f}"
+            f"{in_play:9.2f}{own:8.2f}{alone:9.2f}{f'{b.long_events}/{b.short_events}':>12}{b.get_ratio:7.2f}"
+            + mail
+        )
+    for b in benches:
+        in_play, _ = b.submit_ratio("POST ping (in play)")
+        own, _ = b.submit_ratio("POST ping")
+        verdicts = [
+            ("submit/ping (same play)", in_play, SUBMIT_TARGET),
+            ("submit/ping (ping phase)", own, SUBMIT_TARGET),
+            (f"GET {b.long_events}/{b.short_events}-event", b.get_ratio, GET_TARGET),
+        ]
+        text = "; ".join(
+            f"{name} {value:.2f} {'ok' if value <= target else 'MISSED'}" for name, value, target in verdicts
+        )
+        note = "" if b.long_events >= LONG_EVENTS else f" (its games end before {LONG_EVENTS} events)"
+        print(f"  {b.rules_id}: {text}{note}")
+    if emails is not None:
+        p50, p99 = emails.pct("turn email", 50), emails.pct("turn email", 99)
+        missing = emails.counts.get("turn emails not seen", 0)
+        print(
+            f"turn-email latency, all rule sets (move's answer -> SMTP sink accepted, grace 0): "
+            f"n={emails.n('turn email')} p50={p50:.1f} ms p99={p99:.1f} ms "
+            f"(target p99 <= {EMAIL_TARGET_MS:.0f} ms): {'ok' if p99 <= EMAIL_TARGET_MS else 'MISSED'}"
+            + (f"; {missing} expected emails not seen within {EMAIL_WAIT_SECONDS:.0f} s" if missing else "")
+        )
+
+
+def print_memory(before: dict[str, int], after: dict[str, int]) -> None:
+    print(f"resident memory (VmRSS, MiB) after warm-up -> after the benchmark (target <= {RSS_TARGET}x):")
+    worst = 0.0
+    for name, kib in before.items():
+        if name not in after:
+            print(f"  {name:<28} {kib / 1024:7.1f} -> gone (restarted?)")
+            continue
+        grew = after[name] / kib if kib else float("nan")
+        worst = max(worst, grew)
+        print(f"  {name:<28} {kib / 1024:7.1f} -> {after[name] / 1024:7.1f}  x{grew:.2f}")
+    print(f"  largest growth x{worst:.2f}: {'ok' if worst <= RSS_TARGET else 'MISSED'}")
+
+
 def main() -> int:
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith(("postgres://", "postgresql://")):
@@ -440,6 +904,7 @@ def main() -> int:
         return 0
     began = time.perf_counter()
     var = Path(tempfile.mkdtemp(prefix="api-bench-"))
+    sink = Sink() if os.environ.get("REDIS_URL") else None
     env = {
         **os.environ,
         "DJANGO_DEBUG": "0",
@@ -451,123 +916,86 @@ def main() -> int:
         "DJANGO_SETTINGS_MODULE": "pirates_site.settings",
         "DB_CONN_MAX_AGE": "60",
         "BOT_MOVE_DELAY_SECONDS": "3600",
+        "TURN_EMAIL_GRACE_SECONDS": "0",
     }
-    print(f"api_bench: {CLIENTS} clients, {WORKERS} gunicorn workers, database {url.rsplit('@', 1)[-1]}")
+    try:
+        if sink is not None:
+            env.update(EMAIL_HOST=HOST, EMAIL_PORT=str(sink.start()), EMAIL_TIMEOUT="10")
+        return run(env, url, var, sink, began)
+    finally:
+        if sink is not None:
+            sink.stop()
+        if os.environ.get("BENCH_KEEP_LOGS"):
+            print(f"logs kept in {var}")
+        else:
+            shutil.rmtree(var, ignore_errors=True)
+
+
+def run(env: dict[str, str], url: str, var: Path, sink: Sink | None, began: float) -> int:
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], env=env, cwd=ROOT, check=True
     )
     setup_django(env)
-    run = os.urandom(3).hex()
-    players = make_players(run, 3 * CLIENTS + 11 + 3 * SOLO_GAMES)
-    # Every round plays fresh games with the same players (a player may sit in many games).
-    games = [start_game(players[3 * (i % CLIENTS) : 3 * (i % CLIENTS) + 3]) for i in range(CLIENTS * ROUNDS)]
-    short_game = start_game(players[3 * CLIENTS + 5 : 3 * CLIENTS + 8])
-    warm_game = start_game(players[3 * CLIENTS + 8 : 3 * CLIENTS + 11])
-    solo_games = [
-        start_game(players[3 * CLIENTS + 11 + 3 * i : 3 * CLIENTS + 14 + 3 * i]) for i in range(SOLO_GAMES)
-    ]
-    # Now and then a deal corners every seat into captures before LONG_EVENTS: deal again.
-    long_events = 0
-    for attempt in range(5):
-        long_game = start_game(players[3 * CLIENTS : 3 * CLIENTS + 5])
-        long_events = play_through_services(long_game, LONG_EVENTS, seed=attempt)
-        if long_events >= LONG_EVENTS:
-            break
-    short_events = play_through_services(short_game, SHORT_EVENTS, seed=2)
+    import engine
+
+    wanted = [r for r in os.environ.get("RULES", "").split(",") if r]
+    rule_ids = [rid for rid, _title in engine.available_rules() if not wanted or rid in wanted]
+    print(
+        f"api_bench: {CLIENTS} clients, {WORKERS} gunicorn workers, database {url.rsplit('@', 1)[-1]}, "
+        f"rule sets {', '.join(rule_ids)}"
+        + ("" if sink else "; no REDIS_URL: no Celery workers, no turn emails")
+    )
+    players = Players(os.urandom(3).hex())
+    benches = [prepare(rid, players, seed=10 * n) for n, rid in enumerate(rule_ids)]
     from django.db import connections
 
+    from games.models import Outbox
+
+    # What the setup's moves owe (turn emails for players who want none) is not the load
+    # measured: the workers start with empty queues.
+    ids = [g.game_id for b in benches for g in (*b.games, *b.probes, *b.solo, b.warm, b.long, b.short)]
+    Outbox.objects.filter(status=Outbox.Status.PENDING, game_id__in=ids).update(status=Outbox.Status.DONE)
     connections.close_all()
+    games = sum(len(b.games) + len(b.probes) + len(b.solo) + 4 for b in benches)
     print(
-        f"  setup: {len(players)} players, {len(games)} games to play in {ROUNDS} rounds, "
-        f"a {long_events}-event game and a "
-        f"{short_events}-event game ({time.perf_counter() - began:.1f} s)"
+        f"  setup: {players.made} players, {games} games; long games "
+        + ", ".join(f"{b.rules_id} {b.long_events}" for b in benches)
+        + f" events ({time.perf_counter() - began:.1f} s)"
     )
-
-    timings = Timings()
     port = free_port()
-    try:
-        return measure(
-            env,
-            port,
-            var,
-            games,
-            (long_game, short_game, warm_game, solo_games),
-            (long_events, short_events),
-            timings,
-            began,
-        )
-    finally:
-        shutil.rmtree(var, ignore_errors=True)
-
-
-def measure(
-    env: dict[str, str],
-    port: int,
-    var: Path,
-    games: list[BenchGame],
-    extra: tuple[BenchGame, BenchGame, BenchGame, list[BenchGame]],
-    events: tuple[int, int],
-    timings: Timings,
-    began: float,
-) -> int:
-    long_game, short_game, warm_game, solo_games = extra
-    long_events, short_events = events
-    with gunicorn(env, port, var / "gunicorn.log"):
-        warm_up(port, warm_game)
-        sequential_phase(port, solo_games, timings)
-        rounds: list[Timings] = []
-        play_wall = ping_wall = 0.0
-        moves = 0
-        for number in range(ROUNDS):
-            played = Timings()
-            round_games = games[number * CLIENTS : (number + 1) * CLIENTS]
-            wall, made = play_phase(port, round_games, played)
-            play_wall, moves = play_wall + wall, moves + made
-            tokens = [token for game in round_games for token in game.tokens.values()]
-            ping_wall += ping_phase(port, tokens, played)
-            rounds.append(played)
-            timings.merge(played)
-        gets_wall = long_short_phase(port, long_game, short_game, timings)
-
-    print("results (loopback, wall-clock per request as the client sees it):")
-    for name in (
-        "POST action (1 client)",
-        "POST ping (1 client)",
-        "POST action",
-        "GET game",
-        "POST ping (in play)",
-        "POST ping",
-        "GET long game",
-        "GET 10-event game",
-    ):
-        print(timings.line(name))
-    print(
-        f"  play throughput: {moves} actions in {play_wall:.1f} s = {moves / play_wall:.1f} actions/s "
-        f"({2 * moves / play_wall:.1f} requests/s with the GETs)"
-    )
-    pings = len(timings.samples.get("POST ping", []))
-    print(
-        f"  ping throughput: {pings / ping_wall:.1f} requests/s; long/short GETs: "
-        f"{2 * CLIENTS * GETS_PER_CLIENT / gets_wall:.1f} requests/s"
-    )
-    ratios = [
-        ("with the pings in their own phase", "POST action", "POST ping", rounds),
-        ("with the pings under the same play load", "POST action", "POST ping (in play)", rounds),
-        ("one client alone, no queueing", "POST action (1 client)", "POST ping (1 client)", [timings]),
-    ]
-    for label, submit, ping, measured in ratios:
-        each = [t.pct(submit, 99) / t.pct(ping, 99) for t in measured]
-        ratio = statistics.median(each)
-        verdict = "ok" if ratio <= 3 else "MISSED"
-        spread = f" (median of {', '.join(f'{r:.2f}' for r in each)})" if len(each) > 1 else ""
-        print(f"ratio submit p99 / ping p99, {label} = {ratio:.2f}{spread} (target <= 3): {verdict}")
-    get_ratio = timings.pct("GET long game", 99) / timings.pct("GET 10-event game", 99)
-    print(
-        f"ratio GET p99 {long_events}-event / {short_events}-event = {get_ratio:.2f} (target <= 1.5): "
-        f"{'ok' if get_ratio <= 1.5 else 'MISSED'}"
-    )
+    with gunicorn(env, port, var / "gunicorn.log") as web, lanes_if(sink, env, var) as lanes:
+        for b in benches:
+            warm_up(port, b.warm)
+        if lanes and not wait_idle():
+            print("  warning: the queues did not drain after the warm-up")
+        before = memory(web.pid, lanes)
+        for b in benches:
+            measure_rule_set(port, b, sink)
+            print(f"  {b.rules_id} measured ({time.perf_counter() - began:.1f} s)")
+            report_rule_set(b)  # now, so a run cut short still shows what it measured
+        if lanes and not wait_idle():
+            print("  warning: the queues did not drain after the benchmark")
+        after = memory(web.pid, lanes)
+    emails = None
+    if sink is not None:
+        emails = Timings()
+        for b in benches:
+            emails.merge(b.timings)
+    summary(benches, emails)
+    print_memory(before, after)
     print(f"total {time.perf_counter() - began:.1f} s")
     return 0
+
+
+@contextmanager
+def lanes_if(
+    sink: Sink | None, env: dict[str, str], var: Path
+) -> Iterator[dict[str, subprocess.Popen[bytes]]]:
+    if sink is None:
+        yield {}
+        return
+    with celery_lanes(env, var) as lanes:
+        yield lanes
 
 
 if __name__ == "__main__":

@@ -21,6 +21,8 @@ run in-process (eager mode) marks a row that is already claimed.
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -133,10 +135,82 @@ def _nudge_after_commit(now: datetime, delays: set[float]) -> None:
     transaction.on_commit(nudge)
 
 
+class NudgeGate:
+    """At most one plain relay nudge waiting in the queue at a time, for every process.
+
+    A nudge sets ``key`` in Redis (SET NX, expiring after ``OUTBOX_RELAY_SECONDS``) before it
+    publishes; the relay task deletes it as it starts, before it claims. So a nudge that finds
+    the key set is not needed: the relay waiting to start will claim after the delete, which
+    comes after this nudge's commit, and so sees its rows. Under load that is one relay per
+    queue wait instead of one per move, each claiming many rows (every relay is a claim
+    transaction and a task on the worker: one per move saturated it and held turn emails back
+    behind a queue of relays with nothing left to publish). A nudge whose message is lost
+    leaves the key until it expires: beat's relay, every ``OUTBOX_RELAY_SECONDS``, covers that
+    time as it covers a lost nudge now. Redis failing (or no REDIS_URL) means no gate: every
+    nudge publishes, as before; after a failure the gate rests ``RETRY_AFTER_SECONDS``."""
+
+    RETRY_AFTER_SECONDS = 30.0
+
+    def __init__(self, url: str, queue: str) -> None:
+        import redis
+
+        self.client = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+        self.key = f"pirates:relay-nudged:{queue}"
+        self.resting_until = 0.0
+
+    def _usable(self) -> bool:
+        return time.monotonic() >= self.resting_until
+
+    def _failed(self, what: str) -> None:
+        self.resting_until = time.monotonic() + self.RETRY_AFTER_SECONDS
+        log.warning("outbox: the nudge gate could not %s; every nudge publishes for %.0f s",
+                    what, self.RETRY_AFTER_SECONDS, exc_info=True)
+
+    def close(self) -> bool:
+        """Whether this nudge is the one to publish (False: one is already waiting)."""
+        if not self._usable():
+            return True
+        try:
+            expires = int(settings.OUTBOX_RELAY_SECONDS * 1000)
+            return bool(self.client.set(self.key, b"1", nx=True, px=expires))
+        except Exception:
+            self._failed("be read")
+            return True
+
+    def open(self) -> None:
+        """A relay starts (or a nudge's publish failed): the next nudge publishes again."""
+        if not self._usable():
+            return
+        try:
+            self.client.delete(self.key)
+        except Exception:
+            self._failed("be opened")
+
+
+_gate: NudgeGate | None = None
+_gate_lock = threading.Lock()
+
+
+def nudge_gate() -> NudgeGate | None:
+    """This process's gate; None without REDIS_URL or when tasks run eagerly (in-process)."""
+    global _gate
+    if not settings.REDIS_URL or current_app.conf.task_always_eager:
+        return None
+    if _gate is None:
+        with _gate_lock:
+            if _gate is None:
+                _gate = NudgeGate(settings.REDIS_URL, settings.CELERY_TASK_DEFAULT_QUEUE)
+    return _gate
+
+
 def publish_relay(*, up_to: datetime | None = None, countdown: float = 0) -> bool:
     """Publish one ``games.relay`` task, once, without retrying: this runs in requests, which
-    must not wait for a broker that is down. Returns whether the broker took it."""
+    must not wait for a broker that is down. Returns whether the broker took it (or a plain
+    nudge was not needed: one is waiting, see ``NudgeGate``)."""
     relay_task = task_named(RELAY_TASK)
+    gate = nudge_gate() if up_to is None and not countdown else None
+    if gate is not None and not gate.close():
+        return True
     try:
         if up_to is None and not countdown:
             # A plain message, not one with an ETA that a worker would hold on a timer.
@@ -147,6 +221,8 @@ def publish_relay(*, up_to: datetime | None = None, countdown: float = 0) -> boo
     except Exception as exc:
         if current_app.conf.task_always_eager:
             raise  # the relay ran in-process: its errors are the tasks' own, not the broker's
+        if gate is not None:
+            gate.open()
         # Each transport fails in its own way (kombu's, redis-py's, socket errors); none
         # may turn a committed change into an error.
         log.warning("could not publish the outbox relay (%s); beat's relay will publish it", exc)
@@ -213,6 +289,7 @@ def _claim(now: datetime, horizon: datetime, limit: int) -> list[_Row]:
                 log.error("outbox: gave up %s for game %s at %s after %s publishes",
                           row.kind, row.game_id, row.key, row.attempts)
         rows = [row for row in rows if row.attempts < settings.OUTBOX_MAX_ATTEMPTS]
+        rows = _without_passed_turns(rows, now)
         by_attempts: dict[int, list[int]] = {}
         for row in rows:
             by_attempts.setdefault(row.attempts + 1, []).append(row.pk)
@@ -221,6 +298,26 @@ def _claim(now: datetime, horizon: datetime, limit: int) -> list[_Row]:
                 attempts=attempts, published_at=now, due_at=now + lease(attempts)
             )
     return rows
+
+
+def _without_passed_turns(rows: list[_Row], now: datetime) -> list[_Row]:
+    """``rows`` less the turn-email rows of positions their game has moved past (or games
+    over or gone), which are marked done here: their task would send nothing and mark them
+    done (``send_turn_emails`` and ``turn_emails_wait`` both stop at a game past the seq),
+    and a game's seq never goes back. In a game that moves quickly most turn rows are such, and
+    each task costs the mail lane a message and three queries. One query for the games, none
+    without turn rows; the games are read without a lock (a game only moves further on)."""
+    turns = [row for row in rows if row.kind == Kind.TURN and row.game_id is not None]
+    if not turns:
+        return rows
+    ids = {row.game_id for row in turns if row.game_id is not None}
+    at = dict(Game.objects.filter(pk__in=ids, status=Game.Status.ACTIVE).values_list("pk", "seq"))
+    passed = [row.pk for row in turns if row.game_id is not None and at.get(row.game_id) != row.key]
+    if not passed:
+        return rows
+    Outbox.objects.filter(pk__in=passed).update(status=Status.DONE, done_at=now)
+    gone = set(passed)
+    return [row for row in rows if row.pk not in gone]
 
 
 def _unclaim(pks: list[int], now: datetime) -> None:

@@ -211,7 +211,12 @@ def sweep() -> dict[str, int]:
 @shared_task(base=OutboxTask, name="games.relay", max_retries=3)
 def relay(up_to: str | None = None) -> int:
     """Publishes the outbox rows due by now (or by ``up_to``, an ISO time, for the delayed
-    nudge of a bot move); beat runs it every ``OUTBOX_RELAY_SECONDS``. Returns rows published."""
+    nudge of a bot move); beat runs it every ``OUTBOX_RELAY_SECONDS``. Returns rows published.
+    Opens the nudge gate first (``outbox.NudgeGate``): a move committed from now on nudges
+    again, and one committed before is claimed by this run."""
+    gate = outbox.nudge_gate()
+    if gate is not None:
+        gate.open()
     return outbox.relay(up_to=datetime.fromisoformat(up_to) if up_to else None)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from datetime import timedelta
@@ -150,11 +151,31 @@ def test_start_and_move_answer_success_with_the_broker_down_and_their_emails_wai
     assert mail.outbox == []
 
     # The broker is back (eager here): one relay sends the email for the turn the game is at,
-    # once; the turn that has passed sends nothing.
-    assert outbox.relay() == 2
+    # once; the turn that has passed sends nothing (its row is done without a task).
+    assert outbox.relay() == 1
     assert [m.to for m in mail.outbox] == [[user_to_act(game).email]]
     assert rows(game) == [(Kind.TURN, 1, Status.DONE), (Kind.TURN, 2, Status.DONE)]
     assert outbox.relay() == 0 and len(mail.outbox) == 1
+
+
+def test_the_relay_settles_turn_rows_the_game_has_moved_past_without_a_task(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A quick game leaves a turn row per move; only the position it is at can owe an email."""
+    people = make_users(3)
+    game = started_game(people)
+    greedy_move(game)
+    greedy_move(game)
+    finished = started_game(make_users(3, prefix="other"))
+    Game.objects.filter(pk=finished.pk).update(status=Game.Status.FINISHED)
+    published = lose_every_publish(monkeypatch)
+    assert outbox.relay() == 1
+    assert [(row.game_id, row.kind, row.key) for row in published] == [(game.pk, Kind.TURN, game.seq)]
+    assert rows(game) == [
+        (Kind.TURN, 1, Status.DONE), (Kind.TURN, 2, Status.DONE), (Kind.TURN, 3, Status.PENDING)
+    ]
+    assert rows(finished) == [(Kind.TURN, 1, Status.DONE)]
+    assert game_rows().get(game=game, key=1).done_at is not None
 
 
 def test_a_bot_move_is_a_row_due_after_the_delay(settings: Settings) -> None:
@@ -467,3 +488,85 @@ def test_the_repair_queries_use_their_indexes() -> None:
         assert "Seq Scan" not in plan, plan
     # Of the 60 running games, a third have their person to act, the rest a bot.
     assert (len(outbox.bot_moves_missing(before)), len(outbox.turns_missing(before))) == (40, 20)
+
+
+# ---------------------------------------------------------------------------------------------
+# The nudge gate: one plain relay nudge waiting at a time, for every process
+
+
+def recorder(published: list[dict[str, Any]]) -> Callable[..., None]:
+    def apply_async(**kwargs: Any) -> None:
+        published.append(kwargs)
+
+    return apply_async
+
+
+@pytest.fixture
+def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[outbox.NudgeGate, list[dict[str, Any]]]]:
+    """This process's gate on the real Redis (a key of its own), tasks not eager, and the
+    relay messages the broker took (what the broker does with them is not the point here)."""
+    from pirates_site.celery import app
+
+    gate = outbox.NudgeGate(realservers.redis_url(), f"gate-test-{random.randrange(10**9)}")
+    published: list[dict[str, Any]] = []
+    monkeypatch.setattr(outbox, "_gate", gate)
+    monkeypatch.setitem(app.conf, "task_always_eager", False)
+    monkeypatch.setattr(outbox.task_named(outbox.RELAY_TASK), "apply_async", recorder(published))
+    gate.open()
+    try:
+        yield gate, published
+    finally:
+        gate.client.delete(gate.key)
+
+
+@pytest.mark.redis
+def test_a_nudge_while_one_waits_publishes_nothing_until_the_relay_starts(
+    gate: tuple[outbox.NudgeGate, list[dict[str, Any]]], settings: Settings
+) -> None:
+    the_gate, published = gate
+    settings.OUTBOX_RELAY_SECONDS = 1
+    assert outbox.publish_relay() and outbox.publish_relay() and outbox.publish_relay()
+    assert len(published) == 1  # the other two moves' rows are the waiting relay's
+    assert tasks.relay.run() == 0  # the relay starts: it opens the gate, then claims
+    assert outbox.publish_relay()
+    assert len(published) == 2
+    # A nudge whose message was lost holds the gate only until the key expires.
+    deadline = time.monotonic() + 30
+    while the_gate.client.exists(the_gate.key) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert outbox.publish_relay()
+    assert len(published) == 3
+    # A delayed nudge (a bot move's) always publishes.
+    outbox.publish_relay(up_to=timezone.now() + timedelta(seconds=5), countdown=5)
+    assert len(published) == 4 and published[-1]["countdown"] == 5
+
+
+@pytest.mark.redis
+def test_a_failed_publish_opens_the_gate_again(
+    gate: tuple[outbox.NudgeGate, list[dict[str, Any]]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    the_gate, _published = gate
+
+    def broker_down(**kwargs: Any) -> None:
+        raise kombu.exceptions.OperationalError("broker down")
+
+    monkeypatch.setattr(outbox.task_named(outbox.RELAY_TASK), "apply_async", broker_down)
+    assert not outbox.publish_relay()
+    assert not the_gate.client.exists(the_gate.key)  # the next move nudges again
+
+
+def test_without_redis_for_the_gate_every_nudge_publishes(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, settings: Settings
+) -> None:
+    from pirates_site.celery import app
+
+    settings.REDIS_URL = f"redis://127.0.0.1:{realservers.free_port()}/0"  # nothing listens there
+    nowhere = outbox.NudgeGate(settings.REDIS_URL, "gate-test-down")
+    published: list[dict[str, Any]] = []
+    monkeypatch.setattr(outbox, "_gate", nowhere)
+    monkeypatch.setitem(app.conf, "task_always_eager", False)
+    monkeypatch.setattr(outbox.task_named(outbox.RELAY_TASK), "apply_async", recorder(published))
+    with caplog.at_level(logging.WARNING, "games.outbox"):
+        assert outbox.publish_relay() and outbox.publish_relay()
+    assert len(published) == 2
+    assert caplog.text.count("nudge gate could not") == 1  # then it rests
