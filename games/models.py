@@ -494,7 +494,9 @@ class Rating(models.Model):
             models.UniqueConstraint(
                 fields=["rules_id", "user"], name="rating_once_per_user", condition=Q(user__isnull=False)
             ),
-            models.UniqueConstraint(fields=["rules_id", "bot"], name="rating_once_per_bot", condition=~Q(bot="")),
+            models.UniqueConstraint(
+                fields=["rules_id", "bot"], name="rating_once_per_bot", condition=~Q(bot="")
+            ),
             models.CheckConstraint(
                 condition=(Q(user__isnull=False) & Q(bot="")) | (Q(user__isnull=True) & ~Q(bot="")),
                 name="rating_user_or_bot",

@@ -100,7 +100,9 @@ def places(result: dict[str, Any], seats: list[tuple[int, Who]], resigned: set[i
 Ratings = dict[Who, tuple[float, float]]
 
 
-def rate(current: Ratings, seat_places: list[Place], counted: set[Who]) -> dict[Who, tuple[float, float, int]]:
+def rate(
+    current: Ratings, seat_places: list[Place], counted: set[Who]
+) -> dict[Who, tuple[float, float, int]]:
     """The counted participants' (mu, sigma, best rank) after a game with ``seat_places``,
     from their ratings in ``current`` (a newcomer has the model's defaults)."""
     distinct = {place.who for place in seat_places}
@@ -108,7 +110,7 @@ def rate(current: Ratings, seat_places: list[Place], counted: set[Who]) -> dict[
         return {}
     pl = model()
     teams = [[pl.rating(*current.get(place.who, (pl.mu, pl.sigma)))] for place in seat_places]
-    after = pl.rate(teams, ranks=[place.rank for place in seat_places])
+    after = pl.rate(teams, ranks=[float(place.rank) for place in seat_places])
     sums: dict[Who, list[float]] = {}
     for place, (new,) in zip(seat_places, after, strict=True):
         entry = sums.setdefault(place.who, [0.0, 0.0, 0.0, float(place.rank)])
@@ -142,7 +144,8 @@ def seat_who(seat: Seat) -> Who:
 
 
 def resigned_positions(game_id: int) -> set[int]:
-    payloads = Event.objects.filter(game_id=game_id, kind=Event.Kind.SEAT_TO_BOT).values_list("payload", flat=True)
+    events = Event.objects.filter(game_id=game_id, kind=Event.Kind.SEAT_TO_BOT)
+    payloads = events.values_list("payload", flat=True)
     return {
         int(p["seat"]) for p in payloads
         if isinstance(p, dict) and p.get("reason") == "resigned" and isinstance(p.get("seat"), int)

@@ -3,7 +3,6 @@ library, idempotent, in finish order, resigned seats last and bots rated per kin
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
@@ -11,57 +10,12 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from openskill.models import PlackettLuce
 
-from games import outbox, ratings, services, tasks
+from games import ratings, services, tasks
 from games.models import Game, Outbox, PlayerProfile, RatedGame, Rating, RatingChange, Seat
-from tests.services.support import make_user, make_users, play_one
+from tests.services.ratings_support import finish, new_game, relay_all
+from tests.services.support import make_users
 
 pytestmark = pytest.mark.django_db
-
-
-def new_game(players: list[User], *, bots: int = 0, bot_kind: str = "greedy", public: bool = True,
-             rules_id: str = "pirates") -> Game:
-    game = services.game_create(
-        creator=players[0], rules_id=rules_id, players=len(players) + bots, is_public=public,
-        bot_seats=bots, bot_kind=bot_kind,
-    )
-    for user in players[1:]:
-        if public:
-            services.seat_join(game_id=game.pk, user=user)
-        else:
-            (invitation,) = services.invitation_create(game_id=game.pk, by=players[0], emails=[user.email])
-            services.invitation_accept(token=invitation.token, user=user)
-    services.game_start(game_id=game.pk, by=players[0])
-    game.refresh_from_db()
-    return game
-
-
-def finish(game: Game, seed: int = 0, resign: User | None = None) -> Game:
-    """Play ``game`` to its end (people at random, bots by their service, as their task would);
-    ``resign`` leaves after the first few moves."""
-    rng = random.Random(seed)
-    for _ in range(3000):
-        game.refresh_from_db()
-        if game.status != Game.Status.ACTIVE:
-            return game
-        if resign is not None and game.seq >= 4:
-            services.seat_resign(game_id=game.pk, user=resign)
-            resign = None
-            continue
-        seat = Seat.objects.get(game=game, position=game.to_act[0])
-        if seat.plays_as_bot:
-            services.bot_play(game_id=game.pk, expected_seq=game.seq)
-        else:
-            play_one(game, rng)
-    raise AssertionError("the game did not end")
-
-
-def relay_all() -> None:
-    """Run the due rating rows (eager tasks), as the relay would; the emails and bot moves
-    owed meanwhile are not the point here (the games were played through by hand)."""
-    rating_kinds = [Outbox.Kind.RATINGS, Outbox.Kind.RATINGS_REBUILD]
-    Outbox.objects.filter(status="pending").exclude(kind__in=rating_kinds).update(status="done")
-    while outbox.relay():
-        pass
 
 
 def snapshot() -> dict[str, Any]:
@@ -71,7 +25,8 @@ def snapshot() -> dict[str, Any]:
             for r in Rating.objects.all()
         ),
         "changes": sorted(
-            (c.game_id, c.user_id or 0, c.bot, c.rank, round(c.mu_after, 9)) for c in RatingChange.objects.all()
+            (c.game_id, c.user_id or 0, c.bot, c.rank, round(c.mu_after, 9))
+            for c in RatingChange.objects.all()
         ),
     }
 
@@ -84,10 +39,13 @@ def recomputed() -> dict[tuple[int | None, str], tuple[float, float, int]]:
     for game in Game.objects.filter(status=Game.Status.FINISHED).order_by("finished_at", "pk"):
         assert game.is_public, "this recomputation covers public games only"
         resigned = {
-            e.payload["seat"] for e in game.events.filter(kind="seat_to_bot") if e.payload.get("reason") == "resigned"
+            e.payload["seat"]
+            for e in game.events.filter(kind="seat_to_bot")
+            if e.payload.get("reason") == "resigned"
         }
         seats = list(Seat.objects.filter(game=game).order_by("position"))
         who = [(s.user_id, "") if s.user_id else (None, s.bot) for s in seats]
+        assert game.result is not None
         scores, winners = game.result["scores"], set(game.result["winners"])
         order = sorted({(p not in winners, -scores[p]) for p in range(len(seats)) if p not in resigned})
         ranks = [
@@ -95,7 +53,7 @@ def recomputed() -> dict[tuple[int | None, str], tuple[float, float, int]]:
             for p in range(len(seats))
         ]
         teams = [[model.rating(*current.get(w, (25.0, 25 / 3, 0))[:2])] for w in who]
-        after = model.rate(teams, ranks=ranks)
+        after = model.rate(teams, ranks=[float(r) for r in ranks])
         assert len(set(who)) == len(who), "this recomputation has one seat per participant"
         for w, (rating,) in zip(who, after, strict=True):
             current[w] = (rating.mu, rating.sigma, current.get(w, (0, 0, 0))[2] + 1)
@@ -127,7 +85,7 @@ def played() -> list[User]:
     return people
 
 
-def test_ratings_agree_with_the_library_recomputed_over_the_finished_games_in_order(played: list[User]) -> None:
+def test_ratings_agree_with_the_library_recomputed_over_the_finished_games(played: list[User]) -> None:
     assert Game.objects.filter(status=Game.Status.FINISHED).count() == 5
     # Every game-over row ran its rating update as the outbox side effect.
     rows = Outbox.objects.filter(kind=Outbox.Kind.RATINGS)
@@ -216,8 +174,9 @@ def test_several_seats_of_one_bot_kind_rate_the_kind_once_with_their_mean() -> N
     (change,) = RatingChange.objects.filter(game=game, bot="random")
     model = PlackettLuce()
     seats = list(Seat.objects.filter(game=game).order_by("position"))
+    assert game.result is not None
     placed = ratings.places(game.result, [(s.position, ratings.seat_who(s)) for s in seats], set())
-    after = model.rate([[model.rating()] for _ in seats], ranks=[p.rank for p in placed])
+    after = model.rate([[model.rating()] for _ in seats], ranks=[float(p.rank) for p in placed])
     bot_mus = [after[i][0].mu for i, s in enumerate(seats) if s.user_id is None]
     assert change.mu_after == pytest.approx(sum(bot_mus) / 2)
     assert Rating.objects.get(bot="random").games == 1

@@ -16,14 +16,18 @@ class Command(BaseCommand):
     help = "Recompute the ratings of the given rule sets (all by default) from the finished games."
 
     def add_arguments(self, parser: ArgumentParser) -> None:
-        parser.add_argument("rules", nargs="*", help="rule set ids (pirates, libertalia, ...); all by default")
+        parser.add_argument(
+            "rules", nargs="*", help="rule set ids (pirates, libertalia, ...); all by default"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         wanted: list[str] = options["rules"]
         known = {rules_id for rules_id, _title in engine.available_rules()}
         unknown = [r for r in wanted if r not in known]
         if unknown:
-            raise CommandError(f"Unknown rule set {', '.join(unknown)}: choose from {', '.join(sorted(known))}.")
+            raise CommandError(
+                f"Unknown rule set {', '.join(unknown)}: choose from {', '.join(sorted(known))}."
+            )
         applied = ratings.rebuild(wanted or None)
         for rules_id, games in applied.items():
             self.stdout.write(f"{rules_id}: {games} finished games rated")
