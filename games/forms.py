@@ -88,6 +88,11 @@ class ProfileForm(forms.Form):
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
     )
+    rate_private_games = forms.BooleanField(
+        required=False, label="Count my private games in my rating",
+        help_text="Ratings and leaderboards count public games only; with this on, your private "
+        "games count too (your rating is public).",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -283,6 +283,9 @@ class PlayerProfile(models.Model):
     away_until = models.DateTimeField(
         null=True, blank=True, help_text="Deadlines stretch until then (14 days at most)."
     )
+    # Ratings count public games only; with this on, the player's private games count too
+    # (and so show in their public rating). games/ratings.py.
+    rate_private_games = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return f"profile of {self.user_id}"
@@ -430,6 +433,8 @@ class Outbox(models.Model):
         ANSWER = "answer", "Answer to an emailed reply"
         SEATS_FILLED = "seats_filled", "Every-seat-taken email"
         DIGEST = "digest", "Daily digest"
+        RATINGS = "ratings", "Rating update"
+        RATINGS_REBUILD = "ratings_rebuild", "Ratings recomputed"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -471,3 +476,96 @@ class Outbox(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.game_id}:{self.key} {self.status}"
+
+
+class Rating(models.Model):
+    """A participant's current rating in one rule set (games/ratings.py): a person, or a bot
+    kind as one pseudo-player ("random", "greedy"). OpenSkill's Weng-Lin Plackett-Luce
+    ``mu`` and ``sigma``; what pages show is the conservative ``mu - 3 sigma``."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="ratings"
+    )
+    bot = models.CharField(max_length=8, blank=True, default="")
+    rules_id = models.CharField(max_length=32)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    # mu - 3 sigma, kept for ordering leaderboards by an index.
+    shown = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(
+                fields=["rules_id", "user"], name="rating_once_per_user", condition=Q(user__isnull=False)
+            ),
+            models.UniqueConstraint(
+                fields=["rules_id", "bot"], name="rating_once_per_bot", condition=~Q(bot="")
+            ),
+            models.CheckConstraint(
+                condition=(Q(user__isnull=False) & Q(bot="")) | (Q(user__isnull=True) & ~Q(bot="")),
+                name="rating_user_or_bot",
+            ),
+        ]
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["rules_id", "-shown"], name="rating_leaderboard"),
+        ]
+
+    def __str__(self) -> str:
+        return f"rating {self.rules_id} {self.user_id or self.bot}"
+
+
+class RatedGame(models.Model):
+    """A finished game whose rating update has been applied (it may have changed nothing: a
+    private game nobody counts). Ratings are applied in order of (finished_at, game id)."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="+")
+    rules_id = models.CharField(max_length=32)
+    finished_at = models.DateTimeField()
+    rated_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["rules_id", "finished_at", "game"], name="rated_game_order"),
+        ]
+
+    def __str__(self) -> str:
+        return f"rated {self.game_id}"
+
+
+class RatingChange(models.Model):
+    """What one finished game did to one participant's rating: one row per (game, participant),
+    so applying a game again counts nothing twice."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    bot = models.CharField(max_length=8, blank=True, default="")
+    rules_id = models.CharField(max_length=32)
+    # The game's final seq and finish time (the order ratings are applied in).
+    seq = models.PositiveIntegerField()
+    finished_at = models.DateTimeField()
+    rank = models.PositiveSmallIntegerField(help_text="1 is first; equal ranks tied.")
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["finished_at", "game_id"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(
+                fields=["game", "user"], name="rating_change_once_per_user", condition=Q(user__isnull=False)
+            ),
+            models.UniqueConstraint(
+                fields=["game", "bot"], name="rating_change_once_per_bot", condition=~Q(bot="")
+            ),
+        ]
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["user", "rules_id", "finished_at"], name="rating_change_history"),
+        ]
+
+    def __str__(self) -> str:
+        return f"rating change {self.game_id} {self.user_id or self.bot}"

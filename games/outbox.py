@@ -56,6 +56,8 @@ TASKS: dict[str, tuple[str, str]] = {
     Kind.SEATS_FILLED: ("games.seats_filled", "game"),
     Kind.ANSWER: ("games.answer_reply", "payload"),
     Kind.DIGEST: ("games.send_digest", "payload"),
+    Kind.RATINGS: ("games.update_ratings", "game"),
+    Kind.RATINGS_REBUILD: ("games.rebuild_ratings", "payload"),
 }
 RELAY_TASK = "games.relay"
 

@@ -9,6 +9,7 @@ moved past that seq, so each is safe to run twice.
 
 from __future__ import annotations
 
+import time
 from datetime import date
 from typing import Any
 
@@ -35,6 +36,7 @@ def after_append(game: Game, *, bot_seats: list[int]) -> None:
         effects.append(outbox.Effect(Kind.TURN, game.pk, seq, settings.TURN_EMAIL_GRACE_SECONDS))
     if game.status == Game.Status.FINISHED:
         effects.append(outbox.Effect(Kind.GAME_OVER, game.pk, seq))
+        effects.append(outbox.Effect(Kind.RATINGS, game.pk, seq))
     outbox.add(effects)
 
 
@@ -78,3 +80,10 @@ def digests(user_ids: list[int], day: date) -> None:
                           payload={"user_id": user_id, "day": day.isoformat()})
             for user_id in user_ids
         )
+
+
+def after_rating_preference(user_id: int) -> None:
+    """A player changed whether their private games count in their rating: the rule sets they
+    played private games in are recomputed (keyed by the time, so each change is applied)."""
+    key = time.time_ns() // 1000
+    outbox.add([outbox.Effect(Kind.RATINGS_REBUILD, None, key, payload={"user_id": user_id})])

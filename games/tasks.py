@@ -220,6 +220,28 @@ def relay(up_to: str | None = None) -> int:
     return outbox.relay(up_to=datetime.fromisoformat(up_to) if up_to else None)
 
 
+@shared_task(base=OutboxTask, name="games.update_ratings", acks_late=True)
+def update_ratings(game_id: int, outbox_id: int | None = None) -> int:
+    """The ratings after ``game_id`` finished (and any earlier-finished game still pending), in
+    finish order; a game already applied counts nothing twice. Returns games applied."""
+    from games import ratings
+
+    applied = ratings.update_for_game(game_id)
+    outbox.done(outbox_id)
+    return applied
+
+
+@shared_task(base=OutboxTask, name="games.rebuild_ratings", acks_late=True)
+def rebuild_ratings(user_id: int, outbox_id: int | None = None) -> int:
+    """``user_id`` changed whether their private games count: recompute the rule sets they
+    played a finished private game in. Returns games applied."""
+    from games import ratings
+
+    applied = sum(ratings.rebuild(ratings.private_rules_of(user_id)).values())
+    outbox.done(outbox_id)
+    return applied
+
+
 @shared_task(bind=True, name="games.heartbeat", acks_late=False)
 def heartbeat(self: Task, queue: str) -> bool:
     """Beat, every ``WORKER_HEARTBEAT_SECONDS``, to each lane's queue: the worker that

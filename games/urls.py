@@ -5,7 +5,7 @@ from django.urls import include, path
 
 from games.inbound.webhooks import inbound_webhook
 from games.throttling import AccountEmailAddressThrottle, AccountEmailThrottle, LoginThrottle, throttle
-from games.views import accounts, lobby, replay, rules, site, table, unsubscribe
+from games.views import accounts, lobby, players, replay, rules, site, table, unsubscribe
 
 urlpatterns = [
     path("", site.home, name="home"),
@@ -53,4 +53,7 @@ urlpatterns = [
     path("invite/<str:token>/", lobby.invite, name="invite"),
     path("rules/", rules.rules_index, name="rules-index"),
     path("rules/<slug:rules_id>/", rules.rules, name="rules"),
+    path("players/<str:username>/", players.player, name="player"),
+    path("ratings/", players.ratings_index, name="ratings-index"),
+    path("ratings/<slug:rules_id>/", players.leaderboard, name="leaderboard"),
 ]

@@ -261,3 +261,51 @@ class ReplayOutput(serializers.Serializer[Any]):
     seat = serializers.IntegerField(allow_null=True, help_text="Whose view this is (null: a spectator's).")
     text = serializers.CharField()
     view = serializers.JSONField()
+
+
+# ---- players and ratings ------------------------------------------------------------------
+
+
+class PlayerRatingOutput(serializers.Serializer[Any]):
+    rating = serializers.FloatField(help_text="The conservative estimate mu - 3 sigma (0 for a newcomer).")
+    games = serializers.IntegerField(help_text="Games that counted towards it.")
+
+
+class PlayedOutput(serializers.Serializer[Any]):
+    games = serializers.IntegerField(help_text="Finished games you may see.")
+    wins = serializers.IntegerField()
+
+
+class PlayerGameOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    title = serializers.CharField()
+    rules = serializers.CharField()
+    status = serializers.CharField()
+    is_public = serializers.BooleanField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    won = serializers.BooleanField(allow_null=True, help_text="Null while the game runs.")
+    score = serializers.FloatField(allow_null=True)
+
+
+class PlayerOutput(serializers.Serializer[Any]):
+    username = serializers.CharField()
+    display_name = serializers.CharField()
+    ratings = serializers.DictField(child=PlayerRatingOutput(), help_text="By rule set id.")
+    played = serializers.DictField(child=PlayedOutput(), help_text="By rule set id: games you may see.")
+    history = serializers.DictField(
+        child=serializers.ListField(child=serializers.FloatField()),
+        help_text="By rule set id: the rating before the first rated game (0) and after each.",
+    )
+    recent_games = PlayerGameOutput(many=True, help_text="Newest first; only games you may see.")
+
+
+class LeaderboardEntryOutput(serializers.Serializer[Any]):
+    username = serializers.CharField(help_text='A username, or "bot:<kind>" for a bot kind.')
+    display_name = serializers.CharField()
+    is_bot = serializers.BooleanField()
+    rating = serializers.FloatField()
+    games = serializers.IntegerField()
+
+
+class LeaderboardOutput(serializers.Serializer[Any]):
+    results = LeaderboardEntryOutput(many=True, help_text="Best first, at most 100.")

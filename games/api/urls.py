@@ -22,5 +22,7 @@ urlpatterns = [
     path("games/<int:game_id>/export/", views.GameExportView.as_view(), name="api-game-export"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", docs.api_docs, name="api-docs"),
+    path("players/<str:username>/", views.PlayerView.as_view(), name="api-player"),
+    path("ratings/<str:rules>/", views.LeaderboardView.as_view(), name="api-leaderboard"),
     re_path(r"^(?P<path>.*)$", not_found),
 ]

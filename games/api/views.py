@@ -25,7 +25,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import eventlog, selectors, services
+from games import eventlog, players, selectors, services
 from games.api import serializers as s
 from games.models import Game
 from games.throttling import GameCreateThrottle, LoginThrottle
@@ -365,3 +365,31 @@ class GameExportView(APIView):
         response = HttpResponse(text, content_type="application/x-ndjson; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.jsonl"'
         return response
+
+
+class PlayerView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="players_detail",
+        summary="A player: ratings per rule set with their history, and the games you may see",
+        responses={200: s.PlayerOutput, **errors(404)},
+        tags=["players"],
+    )
+    def get(self, request: Request, username: str) -> Response:
+        page = players.player_page(username, _user(request))
+        page.pop("titles")
+        return Response(s.PlayerOutput(page).data)
+
+
+class LeaderboardView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="ratings_leaderboard",
+        summary="The best ratings of a rule set (public games, and private ones players opted in)",
+        responses={200: s.LeaderboardOutput, **errors(404)},
+        tags=["players"],
+    )
+    def get(self, request: Request, rules: str) -> Response:
+        return Response(s.LeaderboardOutput({"results": players.leaderboard(rules)}).data)

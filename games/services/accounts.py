@@ -31,6 +31,7 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.http import url_has_allowed_host_and_scheme
 
+from games import side_effects
 from games.links import login_url
 from games.models import PlayerProfile, VerifiedAddress
 from games.services.errors import InvalidInput
@@ -62,6 +63,7 @@ def profile_update(
     timezone_name: str,
     away_until: datetime | None,
     confirm_moves: bool | None = None,
+    rate_private_games: bool | None = None,
 ) -> PlayerProfile:
     display_name = (display_name or "").strip()
     if len(display_name) > 40:
@@ -83,7 +85,12 @@ def profile_update(
     profile.away_until = away_until
     if confirm_moves is not None:
         profile.confirm_moves = confirm_moves
-    profile.save()
+    with transaction.atomic():
+        if rate_private_games is not None and rate_private_games != profile.rate_private_games:
+            profile.rate_private_games = rate_private_games
+            # The rating rule sets of their private games are recomputed (games/ratings.py).
+            side_effects.after_rating_preference(user.pk)
+        profile.save()
     return profile
 
 

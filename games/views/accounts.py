@@ -210,6 +210,7 @@ def profile(request: HttpRequest) -> HttpResponse:
                     timezone_name=data["timezone"],
                     away_until=away,
                     confirm_moves=data["confirm_moves"],
+                    rate_private_games=data["rate_private_games"],
                 )
                 # The form checked the address; the link goes out after the profile is saved.
                 sent = bool(new_email) and _change_address(request, user, new_email)
@@ -239,6 +240,7 @@ def profile(request: HttpRequest) -> HttpResponse:
             "notify": profile.notify,
             "timezone": profile.timezone,
             "confirm_moves": profile.confirm_moves,
+            "rate_private_games": profile.rate_private_games,
             "away_until": timezone.localtime(profile.away_until, zone).replace(tzinfo=None)
             if profile.away_until
             else None,

@@ -114,6 +114,7 @@ PROFILE = {
     "display_name": "Anne",
     "notify": "each_turn",
     "confirm_moves": "on",
+    "rate_private_games": "on",
     "timezone": "UTC",
     "away_until": "",
 }
@@ -171,6 +172,9 @@ TARGETS = (
     Target("GET", "/dev/outbox/{outbox_name}/html/"),
     Target("GET", "/admin/login/", {"next": "/admin/"}),
     Target("POST", "/admin/login/", LOG_IN),
+    Target("GET", "/players/{username}/"),
+    Target("GET", "/ratings/"),
+    Target("GET", "/ratings/{rules}/"),
 )
 
 # Values that broke, or could break, a page: control characters and NULs, digits that are not
@@ -277,6 +281,7 @@ def world(settings: Settings, tmp_path: Path) -> World:
             "verify_token": verification_token(outsider, "/games/"),
             "rules": "pirates",
             "outbox_name": "none.eml",
+            "username": anne.get_username(),
         },
     )
 
@@ -434,6 +439,8 @@ def test_every_form_and_query_parameter_is_fuzzed(world: World) -> None:
         f"/invite/{tokens['invite_token']}/",
         f"/unsubscribe/{tokens['unsubscribe_token']}/",
         "/admin/login/",
+        f"/players/{tokens['username']}/",
+        "/ratings/pirates/",
     ]
     mover = Client()  # whoever is to move sees the move forms
     mover.force_login(user_to_act(Game.objects.get(pk=int(tokens["game"]))))
