@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0013_verified_address'),
+        ('games', '0014_scale_indexes'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
