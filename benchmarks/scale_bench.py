@@ -46,10 +46,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from api_bench import (
     HOST,
     ROOT,
+    Players,
     Timings,
     free_port,
     gunicorn,
-    make_players,
     play_through_services,
     setup_django,
     start_game,
@@ -133,16 +133,17 @@ def prepare() -> None:
 
     call_command("migrate", interactive=False, verbosity=0)
     run = os.urandom(3).hex()
-    players = make_players(run, 3)
-    host = make_players(run + "h", 1)[0]
+    made = Players(run)
+    players = made.take(3)
+    host = made.take(1)[0]
     # Open games, the newest of the site, so both databases list the same ones: the lobby
     # shows a page of them and the API its LIMIT, whatever else the database holds.
     from games import services
 
     for i in range(OPEN_GAMES):
         services.game_create(creator=host, rules_id=RULE_SETS[i % 4], players=4, title=f"open {i}")
-    games = [start_game(players) for _ in range(MOVE_GAMES)]
-    long_game = start_game(players)
+    games = [start_game(players, "pirates") for _ in range(MOVE_GAMES)]
+    long_game = start_game(players, "pirates")
     long_events = play_through_services(long_game, LONG_EVENTS, seed=1)
     tokens = {str(user.pk): Token.objects.get_or_create(user=user)[0].key for user in players}
     busiest: dict[str, Any] | None = None
