@@ -335,6 +335,8 @@ class Notification(models.Model):
         DIGEST = "digest", "Daily digest"
         SEATS_FILLED = "seats_filled", "Every seat is taken"
         ANSWER = "answer", "Answer to an emailed reply"
+        REMATCH = "rematch", "A seat in a rematch or a crew's game"
+        CREW_INVITATION = "crew_invite", "Invitation to a crew"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     game = models.ForeignKey(
@@ -424,6 +426,8 @@ class Outbox(models.Model):
         ANSWER = "answer", "Answer to an emailed reply"
         SEATS_FILLED = "seats_filled", "Every-seat-taken email"
         DIGEST = "digest", "Daily digest"
+        REMATCH = "rematch", "Seat-in-a-rematch emails"
+        CREW_INVITATION = "crew_invite", "Crew invitation email"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -465,3 +469,7 @@ class Outbox(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.game_id}:{self.key} {self.status}"
+
+
+# Rematches and crews live in their own module; imported here so Django finds them.
+from games.models_friends import Crew, CrewGame, CrewInvitation, CrewMember, Rematch, RematchReply  # noqa: E402, F401

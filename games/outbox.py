@@ -54,6 +54,8 @@ TASKS: dict[str, tuple[str, str]] = {
     Kind.SEATS_FILLED: ("games.seats_filled", "game"),
     Kind.ANSWER: ("games.answer_reply", "payload"),
     Kind.DIGEST: ("games.send_digest", "payload"),
+    Kind.REMATCH: ("games.send_rematch", "game, key"),
+    Kind.CREW_INVITATION: ("games.send_crew_invitation", "key"),
 }
 RELAY_TASK = "games.relay"
 

@@ -78,3 +78,14 @@ def digests(user_ids: list[int], day: date) -> None:
                           payload={"user_id": user_id, "day": day.isoformat()})
             for user_id in user_ids
         )
+
+
+def after_rematch_seats(game: Game, user_ids: list[int]) -> None:
+    """The "a seat is yours: I'm in / Not this time" emails of a rematch or a crew's new game,
+    one per person still to answer (keyed by the person)."""
+    outbox.add(outbox.Effect(Kind.REMATCH, game.pk, user_id) for user_id in user_ids)
+
+
+def after_crew_invitations(invitation_ids: list[int]) -> None:
+    """The crew invitation emails (the invitation rows are in the same transaction)."""
+    outbox.add(outbox.Effect(Kind.CREW_INVITATION, None, pk) for pk in invitation_ids)

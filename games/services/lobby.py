@@ -232,10 +232,17 @@ def _require_creator(game: Game, user: User) -> None:
         raise Forbidden("Only the player who created the game can do that.")
 
 
-def _seat_order(game: Game, seed: str) -> list[Seat]:
-    """Seats in playing order: drawn from the seed, unless the deal was fixed at creation."""
+def _seat_order(game: Game, seed: str, first: int | None = None) -> list[Seat]:
+    """Seats in playing order: drawn from the seed, unless the deal was fixed at creation. A
+    rematch keeps the old game's order, turned so that someone else starts (``first``: the
+    engine's seat to start, ``games.services.rematch.rotated_order``)."""
     seats = list(Seat.objects.filter(game=game).order_by("position"))
     if not game.fixed_deal:
+        from games.services.rematch import rotated_order
+
+        rotated = rotated_order(game, seats, first)
+        if rotated is not None:
+            return rotated
         random.Random(f"{seed}:seating").shuffle(seats)
     return seats
 
@@ -255,7 +262,8 @@ def game_start(*, game_id: int, by: User) -> Game:
         rules = _rules(game.rules_id)
         seed = secrets.token_hex(16)
         state = rules.new_game(players=game.players, seed=seed, options=game.options)
-        ordered = _seat_order(game, seed)
+        starters = rules.to_act(state)
+        ordered = _seat_order(game, seed, starters[0] if len(starters) == 1 else None)
         # A rule set that draws its colours says so in its view (engine.base.Rules.colours).
         drawn = rules.view(state, None).get("colours")
         colours = list(drawn) if isinstance(drawn, list) and len(drawn) == game.players else (

@@ -20,6 +20,7 @@ from games.services.chat import chat_lines, chat_post, chat_version
 from games.tables import table_for
 from games.tables.base import seat_names
 from games.views.accounts import current_user
+from games.views.friends import rematch_context
 
 LOG_ROWS = 40
 
@@ -71,6 +72,7 @@ def table_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         last = Event.objects.filter(game=game, seq=game.seq).first()
         context["can_take_back"] = services.take_back_check(game, last, seat).allowed
     context["can_resign"] = seat is not None and game.is_running and not seat.replaced_by_bot
+    context.update(rematch_context(game, request.user))
     waiting = games_waiting(request.user)
     your_move = bool(context.get("steps"))
     context["games_waiting_now"] = waiting
