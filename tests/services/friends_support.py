@@ -9,11 +9,17 @@ from games.models import Game
 from tests.services.support import play_to_end
 
 
-def finished_game(people: list[User], *, rules_id: str = "libertalia", public: bool = True, bots: int = 0) -> Game:
+def finished_game(
+    people: list[User], *, rules_id: str = "libertalia", public: bool = True, bots: int = 0
+) -> Game:
     """A finished game of ``people`` (the first created it) and ``bots``, played to the end
     through the services with random legal moves (Libertalia for two: about 55 moves)."""
     game = services.game_create(
-        creator=people[0], rules_id=rules_id, players=len(people) + bots, is_public=public, bot_seats=bots,
+        creator=people[0],
+        rules_id=rules_id,
+        players=len(people) + bots,
+        is_public=public,
+        bot_seats=bots,
     )
     for person in people[1:]:
         if public:
@@ -44,6 +50,9 @@ def _play_with_bots(game: Game) -> Game:
             services.bot_play(game_id=game.pk, expected_seq=game.seq)
             continue
         services.action_submit(
-            game_id=game.pk, user=seat.user, action=rng.choice(legal_for(game, position)), expected_seq=game.seq
+            game_id=game.pk,
+            user=seat.user,
+            action=rng.choice(legal_for(game, position)),
+            expected_seq=game.seq,
         )
     raise AssertionError("the game did not end")

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import engine
 import pytest
 from django.core import mail
 from django.test import Client
 
+import engine
 from games import services
 from games.models import Event, Game, Outbox, Rematch, RematchReply, Seat
 from games.services.rematch import answer_token, rematch_answer, rematch_answer_by_token, rematch_create
@@ -51,13 +51,13 @@ def test_play_again_seats_everyone_and_starts_when_all_say_yes() -> None:
 
 
 def test_rotation_holds_over_many_seeds() -> None:
-    """Whoever the fresh seed makes start, the person after the old starter starts (four
+    """Whoever the fresh seed makes start, the person after the old starter starts (three
     rematches in a chain: each one's starter is the next person round the table)."""
     people = make_users(3)
     game = finished_game(people, rules_id="pirates")
     order = [s.user_id for s in Seat.objects.filter(game=game).order_by("position")]
     starter = order.index(_starter_user(game))
-    for round_ in range(4):
+    for round_ in range(3):
         new, _ = rematch_create(game_id=game.pk, by=people[round_ % 3])
         for person in people:
             if RematchReply.objects.get(rematch__game=new, user=person).answer == "waiting":
@@ -84,27 +84,36 @@ def test_second_play_again_joins_the_first_and_double_click_is_refused() -> None
     again, made_again = rematch_create(game_id=old.pk, by=bart)
     assert (again.pk, made, made_again) == (first.pk, True, False)
     assert again.status == Game.Status.ACTIVE  # bart was the last to say yes
-    with pytest.raises(services.Conflict, match="already started"):
+    with pytest.raises(services.Conflict, match="already in the rematch"):
         rematch_create(game_id=old.pk, by=bart)
+    assert Rematch.objects.count() == 1 and Game.objects.count() == 2
 
 
 def test_bots_stay_bots_and_a_fixed_deal_is_not_copied() -> None:
     anne, bart = make_users(2)
     old = services.game_create(
-        creator=anne, rules_id="pirates", players=3, bot_seats=1, bot_kind="random",
-        options={"first_seat": 1}, is_public=False,
+        creator=anne,
+        rules_id="pirates",
+        players=3,
+        bot_seats=1,
+        bot_kind="random",
+        options={"first_seat": 1},
+        is_public=False,
     )
     assert old.fixed_deal
     (invitation,) = services.invitation_create(game_id=old.pk, by=anne, emails=[bart.email])
     services.invitation_accept(token=invitation.token, user=bart)
     services.game_start(game_id=old.pk, by=anne)
     old = Game.objects.get(pk=old.pk)
-    Game.objects.filter(pk=old.pk).update(status=Game.Status.FINISHED, result={"scores": [1, 2, 3], "winners": [2]})
+    Game.objects.filter(pk=old.pk).update(
+        status=Game.Status.FINISHED, result={"scores": [1, 2, 3], "winners": [2]}
+    )
     new, _ = rematch_create(game_id=old.pk, by=anne)
     assert new.options == {} and not new.fixed_deal and not new.is_public
     assert sorted(Seat.objects.filter(game=new, user=None).values_list("bot", flat=True)) == ["random"]
     assert set(Seat.objects.filter(game=new).exclude(user=None).values_list("user_id", flat=True)) == {
-        anne.pk, bart.pk,
+        anne.pk,
+        bart.pk,
     }
 
 
@@ -184,7 +193,7 @@ def test_signed_links_answer_for_their_person_only_and_stale_ones_say_so() -> No
     assert Seat.objects.filter(game=new, user=bart).exists()
 
 
-def test_the_seat_email_links_answer(client: Client, settings, django_capture_on_commit_callbacks) -> None:  # type: ignore[no-untyped-def]
+def test_the_seat_email_links_answer(client: Client, settings, django_capture_on_commit_callbacks) -> None:
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     settings.SITE_URL = "http://pirates.test"
     anne, bart, cora = make_users(3)
@@ -195,15 +204,19 @@ def test_the_seat_email_links_answer(client: Client, settings, django_capture_on
     offers = sorted((m for m in mail.outbox if "rematch" in m.subject), key=lambda m: m.to[0])
     assert [m.to for m in offers] == [[bart.email], [cora.email]]
     body = offers[0].body
-    yes = next(line for line in body.splitlines() if line.endswith("/in/")).removeprefix("http://pirates.test")
-    no = next(line for line in body.splitlines() if line.endswith("/out/")).removeprefix("http://pirates.test")
+    yes = next(line for line in body.splitlines() if line.endswith("/in/")).removeprefix(
+        "http://pirates.test"
+    )
+    no = next(line for line in body.splitlines() if line.endswith("/out/")).removeprefix(
+        "http://pirates.test"
+    )
     assert client.get(yes).status_code == 200  # GET only asks: a link checker changes nothing
     assert RematchReply.objects.get(rematch__game=new, user=bart).answer == "waiting"
     assert client.post(yes).status_code == 200
     assert RematchReply.objects.get(rematch__game=new, user=bart).answer == "in"
-    cora_no = next(
-        line for line in offers[1].body.splitlines() if line.endswith("/out/")
-    ).removeprefix("http://pirates.test")
+    cora_no = next(line for line in offers[1].body.splitlines() if line.endswith("/out/")).removeprefix(
+        "http://pirates.test"
+    )
     assert no != cora_no
     response = client.post(cora_no)
     assert b"free again" in response.content
