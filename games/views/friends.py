@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 import engine
 from games import selectors, services
-from games.models import Game, Seat, person_name
+from games.models import Game, RematchReply, Seat, person_name
 from games.services import crews as crew_services
 from games.services import rematch as rematch_services
 from games.throttling import InvitationThrottle, throttle, throttled_response
@@ -35,6 +35,10 @@ def rematch_context(game: Game, user: Any) -> dict[str, Any]:
         context["call_answer"] = rematch_services.reply_of(game, user)
         call = getattr(game, "call", None) if hasattr(game, "call") else None
         context["call_source"] = call.source if call is not None else None
+        # Each seated person's answer, by username (the seat list shows who is in).
+        context["call_answers"] = (
+            dict(call.replies.values_list("user__username", "answer")) if call is not None else {}
+        )
     crew_game = getattr(game, "crew_game", None) if hasattr(game, "crew_game") else None
     if (
         crew_game is not None
@@ -43,6 +47,11 @@ def rematch_context(game: Game, user: Any) -> dict[str, Any]:
     ):
         context["crew"] = crew_game.crew
     return context
+
+
+def answers_version(game: Game) -> int:
+    """How many seated people have said "I'm in" to the game's call (0 for other games)."""
+    return RematchReply.objects.filter(rematch__game=game, answer=RematchReply.Answer.IN).count()
 
 
 @login_required
