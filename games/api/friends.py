@@ -22,7 +22,7 @@ from games.services.invitations import MAX_INVITES
 from games.throttling import GameCreateThrottle, InvitationThrottle
 
 
-class GameIdOutput(serializers.Serializer[Any]):
+class RematchGameOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Game.Status.values)
 
@@ -123,13 +123,13 @@ class RematchView(APIView):
             "201 when this call made it; 200 when it joined the rematch another player asked for."
         ),
         request=None,
-        responses={201: GameIdOutput, 200: GameIdOutput, **errors(401, 403, 404, 409, 429)},
+        responses={201: RematchGameOutput, 200: RematchGameOutput, **errors(401, 403, 404, 409, 429)},
         tags=["lobby"],
     )
     def post(self, request: Request, game_id: int) -> Response:
         game, made = rematch_services.rematch_create(game_id=game_id, by=_person(request))
         return Response(
-            GameIdOutput({"id": game.pk, "status": game.status}).data,
+            RematchGameOutput({"id": game.pk, "status": game.status}).data,
             status=status.HTTP_201_CREATED if made else status.HTTP_200_OK,
         )
 
@@ -141,7 +141,7 @@ class AnswerView(APIView):
         operation_id="games_answer",
         summary="Answer a rematch or crew game's seat: I'm in, or not this time (frees the seat)",
         request=AnswerInput,
-        responses={200: GameIdOutput, **errors(400, 401, 403, 404, 409)},
+        responses={200: RematchGameOutput, **errors(400, 401, 403, 404, 409)},
         tags=["lobby"],
     )
     def post(self, request: Request, game_id: int) -> Response:
@@ -150,7 +150,7 @@ class AnswerView(APIView):
         game = rematch_services.rematch_answer(
             game_id=game_id, user=_person(request), accept=data.validated_data["answer"] == "in"
         )
-        return Response(GameIdOutput({"id": game.pk, "status": game.status}).data)
+        return Response(RematchGameOutput({"id": game.pk, "status": game.status}).data)
 
 
 class CrewListView(APIView):
@@ -234,7 +234,7 @@ class CrewGamesView(APIView):
         operation_id="crews_new_game",
         summary="A new game for the crew: every member seated and emailed, as a rematch",
         request=CrewGameInput,
-        responses={201: GameIdOutput, **errors(400, 401, 404, 429)},
+        responses={201: RematchGameOutput, **errors(400, 401, 404, 429)},
         tags=["crews"],
     )
     def post(self, request: Request, crew_id: int) -> Response:
@@ -249,5 +249,5 @@ class CrewGamesView(APIView):
             is_public=v["public"],
         )
         return Response(
-            GameIdOutput({"id": game.pk, "status": game.status}).data, status=status.HTTP_201_CREATED
+            RematchGameOutput({"id": game.pk, "status": game.status}).data, status=status.HTTP_201_CREATED
         )
