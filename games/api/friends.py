@@ -155,6 +155,7 @@ class AnswerView(APIView):
 
 class CrewListView(APIView):
     permission_classes = [IsAuthenticated]
+    throttle_classes = [GameCreateThrottle]  # counts POSTs only: making crews is capped as games are
 
     @extend_schema(
         operation_id="crews_list",
@@ -170,7 +171,7 @@ class CrewListView(APIView):
         operation_id="crews_create",
         summary="Make a crew (you are its first member)",
         request=CrewCreateInput,
-        responses={201: CrewIdOutput, **errors(400, 401)},
+        responses={201: CrewIdOutput, **errors(400, 401, 429)},
         tags=["crews"],
     )
     def post(self, request: Request) -> Response:

@@ -16,7 +16,7 @@ from games import selectors, services
 from games.models import Game, RematchReply, Seat, person_name
 from games.services import crews as crew_services
 from games.services import rematch as rematch_services
-from games.throttling import InvitationThrottle, throttle, throttled_response
+from games.throttling import GameCreateThrottle, InvitationThrottle, throttle, throttled_response
 from games.views.accounts import current_user
 
 MAX_FIELD = 2000
@@ -56,6 +56,7 @@ def answers_version(game: Game) -> int:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@throttle(GameCreateThrottle)
 def game_rematch(request: HttpRequest, game_id: int) -> HttpResponse:
     """ "Play again": GET asks (the game-over email links here), POST makes or joins the rematch."""
     try:
@@ -163,6 +164,7 @@ def _crew_or_404(request: HttpRequest, crew_id: int) -> Any:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@throttle(GameCreateThrottle)
 def crew_list(request: HttpRequest) -> HttpResponse:
     """Your crews, and a form for a new one."""
     user = current_user(request)
@@ -219,6 +221,7 @@ def crew_invite(request: HttpRequest, crew_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@throttle(GameCreateThrottle)
 def crew_new_game(request: HttpRequest, crew_id: int) -> HttpResponse:
     """ "New game for the crew": every member seated, as a rematch."""
     _crew_or_404(request, crew_id)

@@ -110,3 +110,12 @@ def test_too_many_invitations_at_once(users: list[User], client_for: ClientFor) 
     assert response.status_code == 400
     assert CrewInvitation.objects.count() == 0
     assert Game.objects.count() == 0
+
+
+def test_making_crews_counts_with_making_games(users: list[User], client_for: ClientFor) -> None:
+    host = client_for(users[0])
+    codes = [host.post("/api/crews/", {"name": f"Crew {i}"}, format="json").status_code for i in range(21)]
+    assert codes == [201] * 20 + [429]
+    assert host.post("/api/games/", {"players": 3}, format="json").status_code == 429
+    assert Crew.objects.count() == 20
+    assert host.get("/api/crews/").status_code == 200  # reading is not counted
