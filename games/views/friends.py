@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 import engine
 from games import selectors, services
-from games.models import Game, RematchReply, Seat, person_name
+from games.models import CrewGame, Game, RematchReply, Seat, person_name
 from games.services import crews as crew_services
 from games.services import rematch as rematch_services
 from games.throttling import GameCreateThrottle, InvitationThrottle, throttle, throttled_response
@@ -39,7 +39,10 @@ def rematch_context(game: Game, user: Any) -> dict[str, Any]:
         context["call_answers"] = (
             dict(call.replies.values_list("user__username", "answer")) if call is not None else {}
         )
-    crew_game = getattr(game, "crew_game", None) if hasattr(game, "crew_game") else None
+    # Not while the game runs: the table polls then, and this would be two queries a poll.
+    crew_game = (
+        CrewGame.objects.filter(game=game).select_related("crew").first() if not game.is_running else None
+    )
     if (
         crew_game is not None
         and getattr(user, "is_authenticated", False)
