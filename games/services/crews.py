@@ -186,7 +186,7 @@ def crew_game_create(
     bot_seats: object = 0,
     is_public: bool = False,
 ) -> Game:
-    """ "New game for the crew": every member seated (the creator first, the others in the
+    """New game for the crew: every member seated (the creator first, the others in the
     order they joined), ``bot_seats`` bots after them, each member emailed as for a rematch."""
     from games.services.rematch import _seat_group
 

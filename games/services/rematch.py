@@ -64,7 +64,7 @@ def _old_starter(source: Game) -> int:
 
 
 def rematch_create(*, game_id: int, by: User) -> tuple[Game, bool]:
-    """ "Play again" from finished game ``game_id``: the new game and whether this call made it
+    """Play again from finished game ``game_id``: the new game and whether this call made it
     (False: ``by`` joined the rematch another player asked for)."""
     with transaction.atomic():
         old = lock_visible_game(game_id, by)

@@ -61,7 +61,7 @@ def answers_version(game: Game) -> int:
 @require_http_methods(["GET", "POST"])
 @throttle(GameCreateThrottle)
 def game_rematch(request: HttpRequest, game_id: int) -> HttpResponse:
-    """ "Play again": GET asks (the game-over email links here), POST makes or joins the rematch."""
+    """Play again: GET asks (the game-over email links here), POST makes or joins the rematch."""
     try:
         game = selectors.visible_game(game_id, request.user)
     except services.NotFound as exc:
@@ -95,7 +95,7 @@ def game_rematch(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def game_answer(request: HttpRequest, game_id: int) -> HttpResponse:
-    """ "I'm in" / "Not this time" from the table."""
+    """I'm in, or Not this time, from the table."""
     answer = request.POST.get("answer", "")
     if answer not in ("in", "out"):
         messages.error(request, "Answer “in” or “out”; nothing was changed.")
@@ -226,7 +226,7 @@ def crew_invite(request: HttpRequest, crew_id: int) -> HttpResponse:
 @require_POST
 @throttle(GameCreateThrottle)
 def crew_new_game(request: HttpRequest, crew_id: int) -> HttpResponse:
-    """ "New game for the crew": every member seated, as a rematch."""
+    """New game for the crew: every member seated, as a rematch."""
     _crew_or_404(request, crew_id)
     try:
         bots = int(request.POST.get("bot_seats", "0") or "0")
