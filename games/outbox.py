@@ -58,6 +58,8 @@ TASKS: dict[str, tuple[str, str]] = {
     Kind.DIGEST: ("games.send_digest", "payload"),
     Kind.RATINGS: ("games.update_ratings", "game"),
     Kind.RATINGS_REBUILD: ("games.rebuild_ratings", "payload"),
+    Kind.REMATCH: ("games.send_rematch", "game, key"),
+    Kind.CREW_INVITATION: ("games.send_crew_invitation", "key"),
 }
 RELAY_TASK = "games.relay"
 

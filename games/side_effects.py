@@ -87,3 +87,12 @@ def after_rating_preference(user_id: int) -> None:
     played private games in are recomputed (keyed by the time, so each change is applied)."""
     key = time.time_ns() // 1000
     outbox.add([outbox.Effect(Kind.RATINGS_REBUILD, None, key, payload={"user_id": user_id})])
+def after_rematch_seats(game: Game, user_ids: list[int]) -> None:
+    """The "a seat is yours: I'm in / Not this time" emails of a rematch or a crew's new game,
+    one per person still to answer (keyed by the person)."""
+    outbox.add(outbox.Effect(Kind.REMATCH, game.pk, user_id) for user_id in user_ids)
+
+
+def after_crew_invitations(invitation_ids: list[int]) -> None:
+    """The crew invitation emails (the invitation rows are in the same transaction)."""
+    outbox.add(outbox.Effect(Kind.CREW_INVITATION, None, pk) for pk in invitation_ids)

@@ -253,3 +253,20 @@ def heartbeat(self: Task, queue: str) -> bool:
 
     delivered = (self.request.delivery_info or {}).get("routing_key")
     return lanes.record(settings.VAR_DIR, delivered or queue, force=True)
+
+
+@shared_task(bind=True, base=OutboxTask, name="games.send_rematch", acks_late=True)
+def send_rematch(self: Task, game_id: int, user_id: int, outbox_id: int | None = None) -> bool:
+    """The email offering ``user_id`` their seat in the rematch (or crew game) ``game_id``, once,
+    while they have not answered and the game waits."""
+    from games.emails.friends import send_rematch_now
+
+    return bool(_sending(self, lambda: send_rematch_now(game_id=game_id, user_id=user_id), outbox_id))
+
+
+@shared_task(bind=True, base=OutboxTask, name="games.send_crew_invitation", acks_late=True)
+def send_crew_invitation(self: Task, invitation_id: int, outbox_id: int | None = None) -> bool:
+    """The email inviting an address into a crew, once."""
+    from games.emails.friends import send_crew_invitation_now
+
+    return bool(_sending(self, lambda: send_crew_invitation_now(invitation_id=invitation_id), outbox_id))

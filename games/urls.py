@@ -5,7 +5,7 @@ from django.urls import include, path
 
 from games.inbound.webhooks import inbound_webhook
 from games.throttling import AccountEmailAddressThrottle, AccountEmailThrottle, LoginThrottle, throttle
-from games.views import accounts, lobby, players, replay, rules, site, table, unsubscribe
+from games.views import accounts, friends, lobby, players, replay, rules, site, table, unsubscribe
 
 urlpatterns = [
     path("", site.home, name="home"),
@@ -56,4 +56,13 @@ urlpatterns = [
     path("players/<str:username>/", players.player, name="player"),
     path("ratings/", players.ratings_index, name="ratings-index"),
     path("ratings/<slug:rules_id>/", players.leaderboard, name="leaderboard"),
+    # Rematches and crews.
+    path("games/<int:game_id>/rematch/", friends.game_rematch, name="game-rematch"),
+    path("games/<int:game_id>/answer/", friends.game_answer, name="game-answer"),
+    path("rematch/<str:token>/<str:answer>/", friends.answer_link, name="rematch-answer"),
+    path("crews/", friends.crew_list, name="crews"),
+    path("crews/<int:crew_id>/", friends.crew, name="crew"),
+    path("crews/<int:crew_id>/invite/", friends.crew_invite, name="crew-invite"),
+    path("crews/<int:crew_id>/new-game/", friends.crew_new_game, name="crew-new-game"),
+    path("crews/join/<str:token>/", friends.crew_join, name="crew-join"),
 ]

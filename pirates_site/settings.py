@@ -362,6 +362,8 @@ MAIL_TASKS = (
     "games.answer_reply",
     "games.send_digest",
     "games.seats_filled",
+    "games.send_rematch",
+    "games.send_crew_invitation",
 )
 CELERY_TASK_ROUTES = {name: {"queue": CELERY_MAIL_QUEUE} for name in MAIL_TASKS}
 # The remote control is off: its pidbox is a pub/sub consumer whose read no timeout bounds

@@ -3,7 +3,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView
 
-from games.api import docs, views
+from games.api import docs, friends, views
 from games.api.exceptions import not_found
 
 urlpatterns = [
@@ -20,6 +20,14 @@ urlpatterns = [
     path("games/<int:game_id>/events/", views.GameEventsView.as_view(), name="api-game-events"),
     path("games/<int:game_id>/replay/<int:seq>/", views.GameReplayView.as_view(), name="api-game-replay"),
     path("games/<int:game_id>/export/", views.GameExportView.as_view(), name="api-game-export"),
+    path("games/<int:game_id>/rematch/", friends.RematchView.as_view(), name="api-game-rematch"),
+    path("games/<int:game_id>/answer/", friends.AnswerView.as_view(), name="api-game-answer"),
+    path("crews/", friends.CrewListView.as_view(), name="api-crews"),
+    path("crews/<int:crew_id>/", friends.CrewDetailView.as_view(), name="api-crew"),
+    path(
+        "crews/<int:crew_id>/invitations/", friends.CrewInvitationsView.as_view(), name="api-crew-invitations"
+    ),
+    path("crews/<int:crew_id>/games/", friends.CrewGamesView.as_view(), name="api-crew-games"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", docs.api_docs, name="api-docs"),
     path("players/<str:username>/", views.PlayerView.as_view(), name="api-player"),

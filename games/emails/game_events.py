@@ -12,6 +12,7 @@ from django.core.mail import EmailMultiAlternatives
 from games.emails.rendering import MAX_SENTENCES, _game_context, event_text, render, replay_url
 from games.emails.sending import Kind, deliver_once
 from games.emails.unsubscribe import Notify, preference
+from games.links import login_url
 from games.models import Event, Game, Seat, person_name
 from games.services.accounts import mail_address
 
@@ -132,6 +133,8 @@ def send_game_over_emails(*, game_id: int) -> int:
             "scores": scores,
             "winners": winners,
             "replay_url": replay_url(user, game),
+            # "Play again" opens the page that asks for (or joins) the rematch.
+            "rematch_url": login_url(user, f"/games/{game.pk}/rematch/"),
         }
         return render("game_over", to=mail_address(user), subject=f"Game over: {game.display_name}",
                       context=context, user=user)

@@ -22,6 +22,7 @@ from games import safejson, side_effects
 from games.models import Event, Game, Seat
 from games.read.options import fixed_deal_options
 from games.read.state import cache_put
+from games.services import seating
 from games.services.append import append_event
 from games.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 from games.services.play import lock_game, settle
@@ -232,10 +233,15 @@ def _require_creator(game: Game, user: User) -> None:
         raise Forbidden("Only the player who created the game can do that.")
 
 
-def _seat_order(game: Game, seed: str) -> list[Seat]:
-    """Seats in playing order: drawn from the seed, unless the deal was fixed at creation."""
+def _seat_order(game: Game, seed: str, first: int | None = None) -> list[Seat]:
+    """Seats in playing order: drawn from the seed, unless the deal was fixed at creation. A
+    rematch keeps the old game's order, turned so that someone else starts (``first``: the
+    engine's seat to start, ``games.services.seating.rotated_order``)."""
     seats = list(Seat.objects.filter(game=game).order_by("position"))
     if not game.fixed_deal:
+        rotated = seating.rotated_order(game, seats, first)
+        if rotated is not None:
+            return rotated
         random.Random(f"{seed}:seating").shuffle(seats)
     return seats
 
@@ -255,7 +261,8 @@ def game_start(*, game_id: int, by: User) -> Game:
         rules = _rules(game.rules_id)
         seed = secrets.token_hex(16)
         state = rules.new_game(players=game.players, seed=seed, options=game.options)
-        ordered = _seat_order(game, seed)
+        starters = rules.to_act(state)
+        ordered = _seat_order(game, seed, starters[0] if len(starters) == 1 else None)
         # A rule set that draws its colours says so in its view (engine.base.Rules.colours).
         drawn = rules.view(state, None).get("colours")
         colours = list(drawn) if isinstance(drawn, list) and len(drawn) == game.players else (

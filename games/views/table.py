@@ -20,6 +20,7 @@ from games.services.chat import chat_lines, chat_post, chat_version
 from games.tables import table_for
 from games.tables.base import seat_names
 from games.views.accounts import current_user
+from games.views.friends import answers_version, rematch_context
 
 LOG_ROWS = 40
 
@@ -34,7 +35,10 @@ def _game_or_404(game_id: int, request: HttpRequest) -> Game:
 def version_of(game: Game) -> str:
     """Changes whenever anything on the page changes: a new event, a status, a seat or a chat line."""
     seated = sum(1 for s in game.seats.all() if s.user_id)
-    return f"{game.seq}.{game.status}.{len(game.seats.all())}.{seated}.{chat_version(game)}"
+    version = f"{game.seq}.{game.status}.{len(game.seats.all())}.{seated}.{chat_version(game)}"
+    if game.status == Game.Status.LOBBY:
+        version += f".{answers_version(game)}"  # "I'm in" changes the seat list of a rematch
+    return version
 
 
 def table_context(request: HttpRequest, game: Game) -> dict[str, Any]:
@@ -71,6 +75,7 @@ def table_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         last = Event.objects.filter(game=game, seq=game.seq).first()
         context["can_take_back"] = services.take_back_check(game, last, seat).allowed
     context["can_resign"] = seat is not None and game.is_running and not seat.replaced_by_bot
+    context.update(rematch_context(game, request.user))
     waiting = games_waiting(request.user)
     your_move = bool(context.get("steps"))
     context["games_waiting_now"] = waiting

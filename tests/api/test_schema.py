@@ -84,6 +84,12 @@ def test_schema_lists_every_endpoint(anonymous: APIClient) -> None:
         "/api/games/{game_id}/bots/",
         "/api/games/{game_id}/start/",
         "/api/games/{game_id}/abort/",
+        "/api/games/{game_id}/rematch/",
+        "/api/games/{game_id}/answer/",
+        "/api/crews/",
+        "/api/crews/{crew_id}/",
+        "/api/crews/{crew_id}/invitations/",
+        "/api/crews/{crew_id}/games/",
     ):
         assert path in paths, path
     actions = paths["/api/games/{game_id}/actions/"]["post"]

@@ -37,8 +37,10 @@ from pytest_django import Settings
 from games import services
 from games.emails import unsubscribe_token
 from games.links import login_token
-from games.models import Game
+from games.models import CrewGame, Game
 from games.services.accounts import verification_token
+from games.services.crews import crew_create, crew_invitation_accept, crew_invite
+from games.services.rematch import answer_token, rematch_create
 from tests.services.support import (
     PASSWORD,
     fast_password_hasher,
@@ -175,6 +177,21 @@ TARGETS = (
     Target("GET", "/players/{username}/"),
     Target("GET", "/ratings/"),
     Target("GET", "/ratings/{rules}/"),
+    # Rematches and crews.
+    Target("GET", "/games/{finished}/rematch/"),
+    Target("POST", "/games/{finished}/rematch/"),
+    Target("POST", "/games/{rematch}/answer/", {"answer": "in"}),
+    Target("GET", "/rematch/{answer_token}/{answer}/"),
+    Target("POST", "/rematch/{answer_token}/{answer}/"),
+    Target("GET", "/crews/"),
+    Target("POST", "/crews/", {"name": "Black Gulls"}),
+    Target("GET", "/crews/{crew}/"),
+    Target("POST", "/crews/{crew}/invite/", {"emails": "eve@example.com"}),
+    Target(
+        "POST", "/crews/{crew}/new-game/", {"rules": "pirates", "bot_seats": "1", "visibility": "private"}
+    ),
+    Target("GET", "/crews/join/{crew_token}/"),
+    Target("POST", "/crews/join/{crew_token}/"),
 )
 
 # Values that broke, or could break, a page: control characters and NULs, digits that are not
@@ -263,6 +280,18 @@ def world(settings: Settings, tmp_path: Path) -> World:
         play_one(game, random.Random(3))
     lobby = services.game_create(creator=anne, rules_id="pirates", players=4, title="Open table")
     (invitation,) = services.invitation_create(game_id=lobby.pk, by=anne, emails=["dora@example.com"])
+    # A finished game of the crew of anne, bob and cat, with the rematch bob asked for.
+    crew = crew_create(by=anne, name="Black Gulls")
+    for person in (bob, cat):
+        (crew_invitation,) = crew_invite(crew_id=crew.pk, by=anne, emails=[person.email])
+        crew_invitation_accept(token=crew_invitation.token, user=person)
+    (crew_invitation,) = crew_invite(crew_id=crew.pk, by=anne, emails=["dora@example.com"])
+    finished = started_game([anne, bob, cat])
+    Game.objects.filter(pk=finished.pk).update(
+        status=Game.Status.FINISHED, result={"scores": [3, 2, 1], "winners": [0]}
+    )
+    CrewGame.objects.create(crew=crew, game=finished)
+    rematch, _ = rematch_create(game_id=finished.pk, by=bob)
     clients = {"anonymous": Client()}
     for name, user in (("player", anne), ("outsider", outsider)):
         clients[name] = Client()
@@ -282,6 +311,12 @@ def world(settings: Settings, tmp_path: Path) -> World:
             "rules": "pirates",
             "outbox_name": "none.eml",
             "username": anne.get_username(),
+            "finished": str(finished.pk),
+            "rematch": str(rematch.pk),
+            "answer_token": answer_token(rematch.pk, anne.pk),
+            "answer": "in",
+            "crew": str(crew.pk),
+            "crew_token": crew_invitation.token,
         },
     )
 
@@ -441,6 +476,14 @@ def test_every_form_and_query_parameter_is_fuzzed(world: World) -> None:
         "/admin/login/",
         f"/players/{tokens['username']}/",
         "/ratings/pirates/",
+        "/crews/",
+        f"/crews/{tokens['crew']}/",
+        f"/crews/join/{tokens['crew_token']}/",
+        f"/games/{tokens['finished']}/",
+        f"/games/{tokens['finished']}/rematch/",
+        f"/games/{tokens['rematch']}/",
+        f"/rematch/{tokens['answer_token']}/in/",
+        f"/rematch/{tokens['answer_token']}/out/",
     ]
     mover = Client()  # whoever is to move sees the move forms
     mover.force_login(user_to_act(Game.objects.get(pk=int(tokens["game"]))))
