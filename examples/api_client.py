@@ -75,7 +75,8 @@ class Api:
         raise ApiError(503, {"error": "unavailable", "detail": "still unavailable after 10 tries"})
 
     def log_in(self, username: str, password: str) -> None:
-        self.token = self.call("POST", "/api/auth/token/", {"username": username, "password": password})["token"]
+        answer = self.call("POST", "/api/auth/token/", {"username": username, "password": password})
+        self.token = answer["token"]
 
 
 def choose(moves: list[dict[str, Any]], policy: str, rng: random.Random) -> dict[str, Any]:
@@ -118,7 +119,7 @@ def play(api: Api, game_id: int, *, policy: str, seed: int, poll: float, max_sec
             continue
         move = choose(moves, policy, rng)
         if verbose:
-            print(f"seq {game['seq']}: {move['number']}. {move['label']} — {move['preview']}", file=sys.stderr)
+            print(f"seq {game['seq']}: {move['number']}. {move['label']}: {move['preview']}", file=sys.stderr)
         try:
             api.call("POST", f"/api/games/{game_id}/actions/", {
                 "action": move["action"],

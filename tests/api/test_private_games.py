@@ -89,7 +89,7 @@ API_POSTS = (
     "/api/games/{id}/resign/",
 )
 # The endpoints that read a body, each with a valid one: only the game's privacy refuses them.
-API_BODY_POSTS = {
+API_BODY_POSTS: dict[str, dict[str, Any]] = {
     "/api/games/{id}/actions/": {"action": {"type": "pass"}},
     "/api/games/{id}/invitations/": {"emails": ["x@example.test"]},
     "/api/games/{id}/chat/": {"text": "ahoy"},
