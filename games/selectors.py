@@ -16,7 +16,7 @@ from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 from games import eventlog, rows
 from games.errors import Forbidden, InvalidInput, NotFound
 from games.eventlog import Viewer, public_actor
-from games.models import Event, Game, Seat, person_name
+from games.models import Event, Game, Invitation, Seat, person_name
 from games.read import SeatTable, fixed_deal_options, rules_for, seat_table
 
 AnyUser = User | AnonymousUser
@@ -109,6 +109,7 @@ def game_detail(
         "timeout_policy": game.timeout_policy,
         "view": None,
         "legal_actions": [],
+        "moves": [],
         "result": game.result,
         "seed_sha256": game.seed_sha256 or None,
         "seed": game.seed if seed_revealed(game) else None,
@@ -117,6 +118,8 @@ def game_detail(
         table = seats_table(game, seat) if table is None else table
         detail["view"] = table.view
         detail["legal_actions"] = table.legal_actions
+        # Numbered, grouped and previewed as the turn email lists them (one numbering).
+        detail["moves"] = table.move_rows
     return detail
 
 
@@ -261,3 +264,22 @@ def export_rows(game: Game) -> list[dict[str, Any]]:
     if game.result is not None:
         rows.append({"kind": "result", "payload": game.result})
     return rows
+
+
+def game_invitations(game: Game, user: AnyUser | None) -> list[dict[str, Any]]:
+    """The invitations sent for ``game`` (a game ``visible_game`` gave the caller), oldest
+    first: for its players only (the addresses are theirs to see, not a spectator's). The
+    tokens never show: each is its invitee's key, sent to their address alone."""
+    if user_seat(game, user) is None:
+        raise Forbidden("Only the game's players see its invitations.")
+    rows = Invitation.objects.filter(game=game).select_related("invited_by", "accepted_by").order_by("id")
+    return [
+        {
+            "email": invitation.email,
+            "invited_by": invitation.invited_by.get_username(),
+            "created_at": invitation.created_at,
+            "accepted_by": invitation.accepted_by.get_username() if invitation.accepted_by else None,
+            "accepted_at": invitation.accepted_at,
+        }
+        for invitation in rows
+    ]

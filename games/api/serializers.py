@@ -6,12 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.utils.dateparse import parse_datetime
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games import selectors
-from games.models import Game, Seat
+from games.models import Game, PlayerProfile, Seat
 from games.services.play import MAX_IDEMPOTENCY_KEY
 
 
@@ -168,6 +169,15 @@ class GameCreatedOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField()
 
 
+class MoveOutput(serializers.Serializer[Any]):
+    number = serializers.IntegerField(help_text="The number the turn email gives this move (1..n).")
+    group = serializers.CharField(help_text="The group the table and the email list it under.")
+    # The metaclass takes declared fields off the class: this shadows no attribute of Field.
+    label = serializers.CharField()  # type: ignore[assignment]
+    preview = serializers.CharField(help_text="What the move will do, in the rule set's words.")
+    action = serializers.JSONField(help_text="The action to send to actions/.")
+
+
 class GameDetailOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     title = serializers.CharField()
@@ -196,6 +206,11 @@ class GameDetailOutput(serializers.Serializer[Any]):
         allow_null=True, help_text="rules.view for your seat, or a spectator's view."
     )
     legal_actions = serializers.ListField(child=serializers.JSONField(), help_text="Only when you must act.")
+    moves = MoveOutput(
+        many=True,
+        help_text="Your legal actions numbered, grouped and worded as your turn email lists them, each "
+        "with what it will do; only when you must act (empty for spectators and seats not to act).",
+    )
     result = serializers.JSONField(allow_null=True)
     seed_sha256 = serializers.CharField(allow_null=True)
     seed = serializers.CharField(allow_null=True, help_text="Revealed once the game is over.")
@@ -309,3 +324,89 @@ class LeaderboardEntryOutput(serializers.Serializer[Any]):
 
 class LeaderboardOutput(serializers.Serializer[Any]):
     results = LeaderboardEntryOutput(many=True, help_text="Best first, at most 100.")
+# ---- invitations, chat, take-back, resign --------------------------------------------------
+
+
+class InvitationsInput(StrictSerializer):
+    emails = serializers.ListField(
+        child=StrictCharField(max_length=254, allow_blank=True),
+        max_length=100,
+        help_text="The addresses to invite (at most 10 at once); each address is invited to a game once.",
+    )
+
+
+class InvitationOutput(serializers.Serializer[Any]):
+    email = serializers.CharField()
+    invited_by = serializers.CharField(help_text="The inviter's username.")
+    created_at = serializers.DateTimeField()
+    accepted_by = serializers.CharField(allow_null=True, help_text="Who took the seat with it (a username).")
+    accepted_at = serializers.DateTimeField(allow_null=True)
+
+
+class ChatInput(StrictSerializer):
+    text = StrictCharField(
+        allow_blank=True, trim_whitespace=False, help_text="One line of table talk (at most 500 characters)."
+    )
+
+
+class ChatLineOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    user = serializers.CharField(help_text="The writer's username.")
+    name = serializers.CharField(help_text="The name the writer is shown by.")
+    text = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+class TakeBackInput(StrictSerializer):
+    expected_seq = StrictIntegerField(
+        min_value=0, max_value=2**31 - 1, help_text="The seq of your move, the game's latest event."
+    )
+
+
+# ---- the caller's account -----------------------------------------------------------------
+
+
+class AwareDateTimeField(serializers.DateTimeField):
+    """An ISO 8601 date and time with its offset from UTC: a time without one is ambiguous."""
+
+    default_error_messages = {
+        "strict": "Must be a date and time as a string, such as 2026-11-30T18:00:00+01:00.",
+        "naive": "Give the time with its offset from UTC, such as 2026-11-30T18:00:00+01:00.",
+    }
+
+    def to_internal_value(self, value: Any) -> Any:
+        if not isinstance(value, str):
+            self.fail("strict")
+        try:
+            parsed = parse_datetime(value)
+        except ValueError:
+            parsed = None
+        if parsed is None:
+            self.fail("strict")
+        assert parsed is not None
+        if parsed.tzinfo is None or parsed.utcoffset() is None:
+            self.fail("naive")
+        return parsed
+
+
+class MeOutput(serializers.Serializer[Any]):
+    username = serializers.CharField()
+    email = serializers.CharField(allow_blank=True)
+    email_verified = serializers.BooleanField(help_text="Whether game email may go to that address.")
+    display_name = serializers.CharField(allow_blank=True, help_text="Shown instead of the username if set.")
+    timezone = serializers.CharField(help_text="An IANA time zone name, such as Europe/Paris.")
+    notify = serializers.ChoiceField(choices=PlayerProfile.Notify.values, help_text="When turn emails go.")
+    confirm_moves = serializers.BooleanField(help_text="The site asks once more before a move is sent.")
+    away_until = serializers.DateTimeField(
+        allow_null=True, help_text="Deadlines stretch until then (at most 14 days ahead)."
+    )
+
+
+class MePatchInput(StrictSerializer):
+    display_name = StrictCharField(max_length=40, allow_blank=True, required=False)
+    timezone = StrictCharField(max_length=64, required=False, help_text="An IANA time zone name.")
+    notify = serializers.ChoiceField(choices=PlayerProfile.Notify.values, required=False)
+    confirm_moves = StrictBooleanField(required=False)
+    away_until = AwareDateTimeField(
+        required=False, allow_null=True, help_text="With its UTC offset; null when you are around."
+    )

@@ -28,6 +28,16 @@ urlpatterns = [
         "crews/<int:crew_id>/invitations/", friends.CrewInvitationsView.as_view(), name="api-crew-invitations"
     ),
     path("crews/<int:crew_id>/games/", friends.CrewGamesView.as_view(), name="api-crew-games"),
+    path("games/<int:game_id>/invitations/", views.GameInvitationsView.as_view(), name="api-invitations"),
+    path("games/<int:game_id>/chat/", views.GameChatView.as_view(), name="api-game-chat"),
+    path("games/<int:game_id>/take-back/", views.GameTakeBackView.as_view(), name="api-game-take-back"),
+    path("games/<int:game_id>/resign/", views.GameResignView.as_view(), name="api-game-resign"),
+    re_path(
+        r"^invitations/(?P<token>[A-Za-z0-9_-]{1,64})/accept/$",
+        views.InvitationAcceptView.as_view(),
+        name="api-invitation-accept",
+    ),
+    path("me/", views.MeView.as_view(), name="api-me"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", docs.api_docs, name="api-docs"),
     path("players/<str:username>/", views.PlayerView.as_view(), name="api-player"),

@@ -27,8 +27,10 @@ from rest_framework.views import APIView
 
 from games import eventlog, players, selectors, services
 from games.api import serializers as s
-from games.models import Game
-from games.throttling import GameCreateThrottle, LoginThrottle
+from games.models import Event, Game, person_name
+from games.services.accounts import address_verified
+from games.services.chat import chat_lines
+from games.throttling import GameCreateThrottle, InvitationThrottle, LoginThrottle
 
 AnyUser = User | AnonymousUser
 
@@ -393,3 +395,193 @@ class LeaderboardView(APIView):
     )
     def get(self, request: Request, rules: str) -> Response:
         return Response(s.LeaderboardOutput({"results": players.leaderboard(rules)}).data)
+# ---- invitations ----------------------------------------------------------------------------
+
+
+class GameInvitationsView(APIView):
+    permission_classes = [IsAuthenticated]
+    # The site's limits: the same throttle (per account, POSTs only) and the service's own
+    # checks (at most 10 at once, each address once per game, INVITATIONS_PER_DAY a day).
+    throttle_classes = [InvitationThrottle]
+
+    @extend_schema(
+        operation_id="games_invitations",
+        summary="The invitations sent for a game (its players only)",
+        responses={200: s.InvitationOutput(many=True), **errors(401, 403, 404)},
+        tags=["lobby"],
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        user = _person(request)
+        game = selectors.visible_game(game_id, user)
+        return Response(s.InvitationOutput(selectors.game_invitations(game, user), many=True).data)
+
+    @extend_schema(
+        operation_id="games_invite",
+        summary="Invite people by email to a game in the lobby (its players only)",
+        description=(
+            "Each address gets an email with its own link; only an account that verified the "
+            "address can take the seat with it (invitations/{token}/accept/). 201 with every "
+            "invitation of the game."
+        ),
+        request=s.InvitationsInput,
+        responses={201: s.InvitationOutput(many=True), **errors(400, 401, 403, 404, 409, 429)},
+        tags=["lobby"],
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        data = s.InvitationsInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = _person(request)
+        services.invitation_create(game_id=game_id, by=user, emails=data.validated_data["emails"])
+        game = selectors.visible_game(game_id, user)
+        return Response(
+            s.InvitationOutput(selectors.game_invitations(game, user), many=True).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class InvitationAcceptView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="invitations_accept",
+        summary="Take a seat with an emailed invitation's token",
+        description=(
+            "Only an account that verified the invited address may (403 address_not_verified "
+            "otherwise); accepting one's own accepted invitation again changes nothing."
+        ),
+        request=None,
+        responses={200: s.GameDetailOutput, **errors(401, 403, 404, 409)},
+        tags=["lobby"],
+    )
+    def post(self, request: Request, token: str) -> Response:
+        user = _person(request)
+        seat = services.invitation_accept(token=token, user=user)
+        return _render_detail(seat.game_id, user)
+
+
+# ---- table talk, take-back, resign ----------------------------------------------------------
+
+
+class GameChatView(APIView):
+    @extend_schema(
+        operation_id="games_chat",
+        summary="The latest lines of table talk, oldest first",
+        description="Whoever may see the game may read them: a private game's only its players.",
+        responses={200: s.ChatLineOutput(many=True), **errors(404)},
+        tags=["play"],
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game = selectors.visible_game(game_id, _user(request))
+        return Response(s.ChatLineOutput(chat_lines(game), many=True).data)
+
+    @extend_schema(
+        operation_id="games_chat_post",
+        summary="Write a line of table talk (the game's players only)",
+        request=s.ChatInput,
+        responses={201: s.ChatLineOutput, **errors(400, 401, 403, 404, 409)},
+        tags=["play"],
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        data = s.ChatInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = _person(request)
+        game = selectors.visible_game(game_id, user)
+        line = services.chat_post(game=game, user=user, text=data.validated_data["text"])
+        body = {"id": line.pk, "user": user.get_username(), "name": person_name(user), "text": line.text,
+                "created_at": line.created_at}
+        return Response(s.ChatLineOutput(body).data, status=status.HTTP_201_CREATED)
+
+
+def _event_answer(game_id: int, user: User, seq: int) -> Response:
+    """The ActionOutput of an event a service just appended for ``user``."""
+    game = selectors.visible_game(game_id, user)
+    event = Event.objects.get(game=game, seq=seq)
+    body = {
+        "seq": seq,
+        "event": eventlog.shape(event, selectors.log_viewer(game, user)),
+        "game": selectors.game_detail(game, user),
+    }
+    return Response(body, status=status.HTTP_201_CREATED)
+
+
+class GameTakeBackView(APIView):
+    @extend_schema(
+        operation_id="games_take_back",
+        summary="Take back your last move, before anyone else acts",
+        description=(
+            "Only your own last move, while it is the game's latest event, and only if it revealed "
+            "nothing (the rule set decides move by move: 409 conflict says why not). 409 stale_seq "
+            "when the game moved on since expected_seq."
+        ),
+        request=s.TakeBackInput,
+        responses={201: s.ActionOutput, **errors(400, 401, 403, 404, 409)},
+        tags=["play"],
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        data = s.TakeBackInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = _person(request)
+        event = services.move_take_back(
+            game_id=game_id, user=user, expected_seq=data.validated_data["expected_seq"]
+        )
+        return _event_answer(game_id, user, event.seq)
+
+
+class GameResignView(APIView):
+    @extend_schema(
+        operation_id="games_resign",
+        summary="Leave a running game: a bot plays your seat from now on",
+        request=None,
+        responses={201: s.ActionOutput, **errors(401, 403, 404, 409)},
+        tags=["play"],
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        user = _person(request)
+        event = services.seat_resign(game_id=game_id, user=user)
+        return _event_answer(game_id, user, event.seq)
+
+
+# ---- the caller's account -------------------------------------------------------------------
+
+
+def _me(user: User) -> dict[str, Any]:
+    profile = services.profile_for(user)
+    return {
+        "username": user.get_username(),
+        "email": user.email,
+        "email_verified": address_verified(user),
+        "display_name": profile.display_name,
+        "timezone": profile.timezone,
+        "notify": profile.notify,
+        "confirm_moves": profile.confirm_moves,
+        "away_until": profile.away_until,
+    }
+
+
+class MeView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="me",
+        summary="Your account: name, time zone and how you are notified",
+        responses={200: s.MeOutput, **errors(401)},
+        tags=["auth"],
+    )
+    def get(self, request: Request) -> Response:
+        return Response(s.MeOutput(_me(_person(request))).data)
+
+    @extend_schema(
+        operation_id="me_update",
+        summary="Change some of your preferences (the others stay as they are)",
+        description="The profile page's checks: a known time zone, a display name of at most 40 "
+        "characters, a time away in the future and at most 14 days ahead.",
+        request=s.MePatchInput,
+        responses={200: s.MeOutput, **errors(400, 401)},
+        tags=["auth"],
+    )
+    def patch(self, request: Request) -> Response:
+        data = s.MePatchInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = _person(request)
+        services.profile_change(user=user, changes=dict(data.validated_data))
+        return Response(s.MeOutput(_me(user)).data)

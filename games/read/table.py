@@ -6,8 +6,8 @@ This is the one place that puts these together: the HTML table and its live upda
 replay's frames, the API's game detail, the turn emails and the answers to replies all read a
 ``SeatTable``. The table plugin (``games.tables``) decides how moves are grouped and worded
 (``move_groups``, ``action_label``, ``preview``, ``final``); this module only asks it.
-Nothing here is computed before it is asked for: the API's detail reads the legal actions
-and never pays for previews.
+Nothing here is computed before it is asked for: the API's detail pays for previews only
+when the caller's seat is to act (its ``moves``).
 """
 
 from __future__ import annotations
@@ -160,6 +160,22 @@ class SeatTable:
                 groups.append(NumberedGroup(group.label, group.hint, moves))
         return MoveList(groups)
 
+    @cached_property
+    def move_rows(self) -> list[dict[str, Any]]:
+        """The numbered moves as the API lists them: ``number`` and ``label`` as ``moves``
+        (the turn email's numbering), the ``group`` each is in, what it will do (``preview``)
+        and the ``action`` to send. Empty unless the seat is to act."""
+        if not self.legal_actions:
+            return []
+        index = {_key(action): i for i, action in enumerate(self.legal_actions)}
+        previews = self.previews
+        return [
+            {"number": move.number, "group": group.label, "label": move.label,
+             "preview": previews[index[_key(move.action)]], "action": move.action}
+            for group in self.moves.groups
+            for move in group.moves
+        ]
+
     def waiting_for(self, names: dict[int, str], to_act: list[int] | None = None) -> list[dict[str, Any]]:
         """Whom the game waits for, with the name and colour each is shown with."""
         colours = list(self.view.get("colours") or [])
@@ -168,6 +184,10 @@ class SeatTable:
              "colour_name": colour_name(colours, s)}
             for s in (self.to_act if to_act is None else to_act)
         ]
+
+
+def _key(action: dict[str, Any]) -> str:
+    return json.dumps(action, separators=(",", ":"), sort_keys=True)
 
 
 def seat_table(

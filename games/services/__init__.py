@@ -1,7 +1,13 @@
 """The only code that changes games. Views, API views and tasks call these functions."""
 
 from games.read.state import load_state, replay_from_start, rules_for
-from games.services.accounts import display_name_for, login_link_send, profile_for, profile_update
+from games.services.accounts import (
+    display_name_for,
+    login_link_send,
+    profile_change,
+    profile_for,
+    profile_update,
+)
 from games.services.chat import chat_post
 from games.services.errors import (
     AddressNotVerified,
@@ -55,6 +61,7 @@ __all__ = [
     "lock_game",
     "login_link_send",
     "move_take_back",
+    "profile_change",
     "profile_for",
     "profile_set_away",
     "profile_update",

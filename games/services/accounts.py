@@ -16,6 +16,7 @@ from __future__ import annotations
 import zoneinfo
 from datetime import datetime, timedelta
 from functools import lru_cache
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -92,6 +93,28 @@ def profile_update(
             side_effects.after_rating_preference(user.pk)
         profile.save()
     return profile
+
+
+PROFILE_FIELDS = ("display_name", "notify", "timezone", "confirm_moves", "away_until")
+
+
+def profile_change(*, user: User, changes: dict[str, Any]) -> PlayerProfile:
+    """Change some of ``user``'s preferences (``PROFILE_FIELDS``), the rest as they are, through
+    ``profile_update``'s checks: one rule for the profile page and the API. A time away that
+    is over already counts as none (it stretches no deadline), so it never blocks a change."""
+    unknown = sorted(set(changes) - set(PROFILE_FIELDS))
+    if unknown:
+        raise InvalidInput(f"Unknown preference: {', '.join(unknown)}.")
+    profile = profile_for(user)
+    away = profile.away_until if profile.away_until and profile.away_until > timezone.now() else None
+    return profile_update(
+        user=user,
+        display_name=changes.get("display_name", profile.display_name),
+        notify=changes.get("notify", profile.notify),
+        timezone_name=changes.get("timezone", profile.timezone),
+        away_until=changes.get("away_until", away),
+        confirm_moves=changes.get("confirm_moves", profile.confirm_moves),
+    )
 
 
 def login_link_send(*, email: str, next_path: str = "/games/") -> bool:

@@ -47,6 +47,7 @@ def chat_lines(game: Game, limit: int = SHOWN, since_seq: int | None = None) -> 
             lines = lines.filter(created_at__gt=since)
     latest = list(lines.order_by("-id")[:limit])
     return [
-        {"name": person_name(line.user), "text": line.text, "created_at": line.created_at}
+        {"id": line.pk, "user": line.user.get_username(), "name": person_name(line.user), "text": line.text,
+         "created_at": line.created_at}
         for line in reversed(latest)
     ]

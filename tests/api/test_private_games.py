@@ -77,6 +77,8 @@ API_GETS = (
     "/api/games/{id}/events/",
     "/api/games/{id}/replay/1/",
     "/api/games/{id}/export/",
+    "/api/games/{id}/chat/",
+    "/api/games/{id}/invitations/",
 )
 API_POSTS = (
     "/api/games/{id}/join/",
@@ -84,7 +86,15 @@ API_POSTS = (
     "/api/games/{id}/bots/",
     "/api/games/{id}/start/",
     "/api/games/{id}/abort/",
+    "/api/games/{id}/resign/",
 )
+# The endpoints that read a body, each with a valid one: only the game's privacy refuses them.
+API_BODY_POSTS: dict[str, dict[str, Any]] = {
+    "/api/games/{id}/actions/": {"action": {"type": "pass"}},
+    "/api/games/{id}/invitations/": {"emails": ["x@example.test"]},
+    "/api/games/{id}/chat/": {"text": "ahoy"},
+    "/api/games/{id}/take-back/": {},
+}
 WEB_GETS = ("/games/{id}/", "/games/{id}/live/", "/games/{id}/replay/", "/games/{id}/replay/1/")
 WEB_POSTS = (
     "/games/{id}/join/",
@@ -108,13 +118,14 @@ def test_a_private_game_answers_like_a_missing_one_on_every_endpoint(
     web = Client()
     web.force_login(outsider)
     anonymous_web, anonymous_api = Client(), APIClient()
-    action = {"action": {"type": "pass"}, "expected_seq": game.seq}
     for api_client in (api, anonymous_api):
         for path in API_GETS:
             seen = [_normalised(api_client.get(path.format(id=i)), i) for i in (game.pk, gone)]
             assert seen[0] == seen[1], (path, seen)
-    for path in (*API_POSTS, "/api/games/{id}/actions/"):
-        body = action if path.endswith("/actions/") else {}
+    for path in (*API_POSTS, *API_BODY_POSTS):
+        body = API_BODY_POSTS.get(path, {})
+        if path.endswith(("/actions/", "/take-back/")):
+            body = {**body, "expected_seq": game.seq}
         seen = [_normalised(api.post(path.format(id=i), body, format="json"), i) for i in (game.pk, gone)]
         assert seen[0] == seen[1] and seen[0][0] == 404, (path, seen)
     for client in (web, anonymous_web):

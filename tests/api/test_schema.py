@@ -90,11 +90,20 @@ def test_schema_lists_every_endpoint(anonymous: APIClient) -> None:
         "/api/crews/{crew_id}/",
         "/api/crews/{crew_id}/invitations/",
         "/api/crews/{crew_id}/games/",
+        "/api/games/{game_id}/invitations/",
+        "/api/games/{game_id}/chat/",
+        "/api/games/{game_id}/take-back/",
+        "/api/games/{game_id}/resign/",
+        "/api/invitations/{token}/accept/",
+        "/api/me/",
     ):
         assert path in paths, path
     actions = paths["/api/games/{game_id}/actions/"]["post"]
     assert actions["requestBody"]["content"]["application/json"]["schema"]["$ref"].endswith("/ActionInput")
     assert {"201", "200", "400", "403", "409"} <= set(actions["responses"])
+    detail = response.json()["components"]["schemas"]["GameDetailOutput"]["properties"]
+    assert detail["moves"]["items"]["$ref"].endswith("/MoveOutput")
+    assert set(paths["/api/me/"]) >= {"get", "patch"}
 
 
 @pytest.mark.django_db

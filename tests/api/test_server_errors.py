@@ -35,7 +35,14 @@ JSON_POSTS = {
     "/api/games/{id}/start/": False,
     "/api/games/{id}/abort/": False,
     "/api/games/{id}/actions/": True,
+    "/api/games/{id}/invitations/": True,
+    "/api/invitations/{token}/accept/": False,
+    "/api/games/{id}/chat/": True,
+    "/api/games/{id}/take-back/": True,
+    "/api/games/{id}/resign/": False,
 }
+# A token of the right shape that names no invitation.
+NO_TOKEN = "x" * 32
 
 
 def test_the_list_of_post_endpoints_is_complete() -> None:
@@ -60,7 +67,7 @@ def test_deeply_nested_json_is_a_400_on_every_json_endpoint(
     game = started_game(users)
     nested = '{"action": ' + "[" * depth + "]" * depth + ', "expected_seq": 1}'
     for path, reads_body in JSON_POSTS.items():
-        url = path.format(id=game.pk)
+        url = path.format(id=game.pk, token=NO_TOKEN)
         answer = client_for(users[0]).post(url, nested, content_type="application/json")
         if reads_body:
             assert_json_error(answer, 400)
