@@ -54,6 +54,9 @@ TASKS: dict[str, tuple[str, str]] = {
     Kind.SEATS_FILLED: ("games.seats_filled", "game"),
     Kind.ANSWER: ("games.answer_reply", "payload"),
     Kind.DIGEST: ("games.send_digest", "payload"),
+    Kind.WEBHOOK: ("games.deliver_webhooks", "payload"),
+    Kind.WEBHOOK_CHAT: ("games.deliver_webhook_chat", "game, key"),
+    Kind.WEBHOOK_DISABLED: ("games.webhook_disabled", "key"),
 }
 RELAY_TASK = "games.relay"
 

@@ -4,6 +4,7 @@ from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView
 
 from games.api import docs, views
+from games.api import webhooks as webhook_views
 from games.api.exceptions import not_found
 
 urlpatterns = [
@@ -22,5 +23,10 @@ urlpatterns = [
     path("games/<int:game_id>/export/", views.GameExportView.as_view(), name="api-game-export"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", docs.api_docs, name="api-docs"),
+    path("games/<int:game_id>/webhooks/", webhook_views.GameWebhooksView.as_view(), name="api-game-webhooks"),
+    path(
+        "games/<int:game_id>/webhooks/<int:hook_id>/", webhook_views.GameWebhookView.as_view(),
+        name="api-game-webhook",
+    ),
     re_path(r"^(?P<path>.*)$", not_found),
 ]
