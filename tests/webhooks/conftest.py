@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
