@@ -6,6 +6,7 @@ from django.urls import include, path
 from games.inbound.webhooks import inbound_webhook
 from games.throttling import AccountEmailAddressThrottle, AccountEmailThrottle, LoginThrottle, throttle
 from games.views import accounts, lobby, replay, rules, site, table, unsubscribe
+from games.views import webhooks as webhook_views
 
 urlpatterns = [
     path("", site.home, name="home"),
@@ -53,4 +54,9 @@ urlpatterns = [
     path("invite/<str:token>/", lobby.invite, name="invite"),
     path("rules/", rules.rules_index, name="rules-index"),
     path("rules/<slug:rules_id>/", rules.rules, name="rules"),
+    path("games/<int:game_id>/webhooks/", webhook_views.webhook_add, name="game-webhook-add"),
+    path(
+        "games/<int:game_id>/webhooks/<int:hook_id>/delete/", webhook_views.webhook_delete,
+        name="game-webhook-delete",
+    ),
 ]

@@ -80,7 +80,7 @@ def test_500s_are_retried_with_the_same_delivery_id_and_delivered_once(
     game.refresh_from_db()
     # Run again by hand (a relay's duplicate): nothing is delivered twice.
     receiver.requests.clear()
-    tasks.deliver_webhooks.apply(args=[game.pk, game.seq, game.seq - 1]).get()
+    tasks.deliver_webhooks.apply(args=(game.pk, game.seq, game.seq - 1)).get()
     assert receiver.requests == []
     assert Outbox.objects.filter(kind=Outbox.Kind.WEBHOOK, status=Outbox.Status.PENDING).count() == 0
 
