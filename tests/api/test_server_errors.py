@@ -35,6 +35,7 @@ JSON_POSTS = {
     "/api/games/{id}/start/": False,
     "/api/games/{id}/abort/": False,
     "/api/games/{id}/actions/": True,
+    "/api/games/{id}/webhooks/": True,
 }
 
 
