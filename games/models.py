@@ -346,6 +346,7 @@ class Notification(models.Model):
         ANSWER = "answer", "Answer to an emailed reply"
         REMATCH = "rematch", "A seat in a rematch or a crew's game"
         CREW_INVITATION = "crew_invite", "Invitation to a crew"
+        WEBHOOK_DISABLED = "webhook_off", "A webhook was disabled"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     game = models.ForeignKey(
@@ -439,6 +440,9 @@ class Outbox(models.Model):
         RATINGS_REBUILD = "ratings_rebuild", "Ratings recomputed"
         REMATCH = "rematch", "Seat-in-a-rematch emails"
         CREW_INVITATION = "crew_invite", "Crew invitation email"
+        WEBHOOK = "webhook", "Webhook deliveries of a position"
+        WEBHOOK_CHAT = "webhook_chat", "Webhook deliveries of a chat line"
+        WEBHOOK_DISABLED = "webhook_off", "Disabled-webhook email"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -682,3 +686,69 @@ class RematchReply(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.answer} for {self.rematch_id}"
+class Webhook(models.Model):
+    """Where a game's news goes besides email: a URL that is POSTed a short message (Discord,
+    Slack) or a signed JSON document for each event it asked for (games/webhooks.py).
+
+    Owned by a game (a crew's hooks add an owner column of their own; exactly one is set).
+    ``secret`` signs the JSON bodies and is shown once, when the hook is made. After
+    ``WEBHOOK_DISABLE_AFTER`` failed attempts in a row the hook is disabled and its creator
+    emailed; a success in between starts the count again."""
+
+    class Format(models.TextChoices):
+        DISCORD = "discord", "Discord"
+        SLACK = "slack", "Slack"
+        JSON = "json", "Signed JSON"
+
+    EVENTS: ClassVar[tuple[str, ...]] = ("turn", "move", "game_started", "game_finished", "chat")
+
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="webhooks")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    url = models.URLField(max_length=500)
+    format = models.CharField(max_length=8, choices=Format.choices)
+    events = models.JSONField(default=list)
+    # Display name -> chat handle, for mentions in a turn notice ("<@123>" on Discord).
+    mentions = models.JSONField(default=dict, blank=True)
+    secret = models.CharField(max_length=64)
+    failures = models.PositiveIntegerField(default=0, help_text="Failed attempts in a row.")
+    last_error = models.CharField(max_length=200, blank=True, default="")
+    disabled_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes: ClassVar[list[models.Index]] = [
+            # Every settled move asks whether its game has a live hook.
+            models.Index(fields=["game"], name="webhook_live", condition=Q(disabled_at__isnull=True)),
+        ]
+
+    def __str__(self) -> str:
+        return f"webhook {self.pk} of game {self.game_id}"
+
+
+class WebhookDelivery(models.Model):
+    """One event owed to one hook: its ``delivery_id`` (the ``X-Pirates-Delivery`` header and
+    the JSON body's ``delivery_id``) stays the same on every retry, so receivers can drop a
+    repeat, and a delivered event is never sent again."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        DELIVERED = "delivered", "Delivered"
+        FAILED = "failed", "Given up"
+
+    hook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
+    # "move:12", "turn:12", "game_started:1", "game_finished:80", "chat:<message id>".
+    event_key = models.CharField(max_length=40)
+    delivery_id = models.UUIDField(unique=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    last_status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["hook", "event_key"], name="webhook_delivery_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event_key} to hook {self.hook_id} {self.status}"

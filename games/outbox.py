@@ -60,6 +60,9 @@ TASKS: dict[str, tuple[str, str]] = {
     Kind.RATINGS_REBUILD: ("games.rebuild_ratings", "payload"),
     Kind.REMATCH: ("games.send_rematch", "game, key"),
     Kind.CREW_INVITATION: ("games.send_crew_invitation", "key"),
+    Kind.WEBHOOK: ("games.deliver_webhooks", "payload"),
+    Kind.WEBHOOK_CHAT: ("games.deliver_webhook_chat", "game, key"),
+    Kind.WEBHOOK_DISABLED: ("games.webhook_disabled", "key"),
 }
 RELAY_TASK = "games.relay"
 

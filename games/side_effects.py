@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import transaction
 
 from games import outbox
-from games.models import Event, Game, Invitation, Seat
+from games.models import Event, Game, Invitation, Outbox, Seat, Webhook
 
 Kind = outbox.Kind
 
@@ -37,7 +37,33 @@ def after_append(game: Game, *, bot_seats: list[int]) -> None:
     if game.status == Game.Status.FINISHED:
         effects.append(outbox.Effect(Kind.GAME_OVER, game.pk, seq))
         effects.append(outbox.Effect(Kind.RATINGS, game.pk, seq))
+    effects += _webhook_effects(game)
     outbox.add(effects)
+
+
+def _webhook_effects(game: Game) -> list[outbox.Effect]:
+    """The webhook deliveries of the position ``game`` is now in, if it has a live hook: one
+    row for the events since the previous such row (several events when passes were forced)."""
+    if not Webhook.objects.filter(game=game, disabled_at__isnull=True).exists():
+        return []
+    previous = (
+        Outbox.objects.filter(game=game, kind=Kind.WEBHOOK, key__lt=game.seq)
+        .order_by("-key").values_list("key", flat=True).first()
+    )
+    since = previous if previous is not None else game.seq - 1
+    payload = {"game_id": game.pk, "seq": game.seq, "since": since}
+    return [outbox.Effect(Kind.WEBHOOK, game.pk, game.seq, payload=payload)]
+
+
+def after_chat(game_id: int, message_id: int) -> None:
+    """The webhook deliveries of a chat line, if its game has a live hook."""
+    if Webhook.objects.filter(game_id=game_id, disabled_at__isnull=True).exists():
+        outbox.add([outbox.Effect(Kind.WEBHOOK_CHAT, game_id, message_id)])
+
+
+def after_webhook_disabled(hook: Webhook) -> None:
+    """The email telling the hook's creator that it was disabled after repeated failures."""
+    outbox.add([outbox.Effect(Kind.WEBHOOK_DISABLED, hook.game_id, hook.pk)])
 
 
 def after_reminder(game: Game) -> None:

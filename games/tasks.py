@@ -270,3 +270,55 @@ def send_crew_invitation(self: Task, invitation_id: int, outbox_id: int | None =
     from games.emails.friends import send_crew_invitation_now
 
     return bool(_sending(self, lambda: send_crew_invitation_now(invitation_id=invitation_id), outbox_id))
+def webhook_countdown(retries: int) -> int:
+    """Backoff for a failed webhook delivery: base, 2 x base, 4 x base ... up to the cap."""
+    return int(min(settings.WEBHOOK_RETRY_BASE_SECONDS * 2**retries, settings.WEBHOOK_RETRY_MAX_SECONDS))
+
+
+def _delivering(task: Task, deliver: Callable[[bool], int], outbox_id: int | None) -> int:
+    """Runs ``deliver`` (games/webhooks.py); while deliveries worth a retry are owed, retries
+    the task later with backoff (the delivered ones are not sent again), and on the last try
+    gives the rest up. The outbox row is done either way: the deliveries keep their own state."""
+    retries = task.request.retries
+    final = retries >= settings.WEBHOOK_MAX_RETRIES
+    owed = deliver(final)
+    if owed and not final:
+        countdown = webhook_countdown(retries)
+        log.info("%s: %s deliveries owed; retry %s in %ss", task.name, owed, retries + 1, countdown)
+        raise task.retry(countdown=countdown, max_retries=settings.WEBHOOK_MAX_RETRIES)
+    outbox.done(outbox_id)
+    return owed
+
+
+@shared_task(bind=True, base=OutboxTask, name="games.deliver_webhooks", acks_late=True)
+def deliver_webhooks(
+    self: Task, game_id: int, seq: int, since: int, outbox_id: int | None = None
+) -> int:
+    """The webhook deliveries owed by the position after event ``seq`` of ``game_id``."""
+    from games import webhooks
+
+    return _delivering(
+        self,
+        lambda final: webhooks.deliver_position(game_id=game_id, seq=seq, since=since, final=final),
+        outbox_id,
+    )
+
+
+@shared_task(bind=True, base=OutboxTask, name="games.deliver_webhook_chat", acks_late=True)
+def deliver_webhook_chat(self: Task, game_id: int, message_id: int, outbox_id: int | None = None) -> int:
+    """The webhook deliveries of chat line ``message_id``."""
+    from games import webhooks
+
+    return _delivering(
+        self,
+        lambda final: webhooks.deliver_chat(game_id=game_id, message_id=message_id, final=final),
+        outbox_id,
+    )
+
+
+@shared_task(bind=True, base=OutboxTask, name="games.webhook_disabled", acks_late=True)
+def webhook_disabled(self: Task, hook_id: int, outbox_id: int | None = None) -> bool:
+    """The email to whoever set up hook ``hook_id`` that it was disabled."""
+    from games import webhooks
+
+    return bool(_sending(self, lambda: webhooks.send_disabled_email(hook_id=hook_id), outbox_id))

@@ -6,6 +6,7 @@ from django.urls import include, path
 from games.inbound.webhooks import inbound_webhook
 from games.throttling import AccountEmailAddressThrottle, AccountEmailThrottle, LoginThrottle, throttle
 from games.views import accounts, friends, lobby, players, replay, rules, site, table, unsubscribe
+from games.views import webhooks as webhook_views
 
 urlpatterns = [
     path("", site.home, name="home"),
@@ -65,4 +66,9 @@ urlpatterns = [
     path("crews/<int:crew_id>/invite/", friends.crew_invite, name="crew-invite"),
     path("crews/<int:crew_id>/new-game/", friends.crew_new_game, name="crew-new-game"),
     path("crews/join/<str:token>/", friends.crew_join, name="crew-join"),
+    path("games/<int:game_id>/webhooks/", webhook_views.webhook_add, name="game-webhook-add"),
+    path(
+        "games/<int:game_id>/webhooks/<int:hook_id>/delete/", webhook_views.webhook_delete,
+        name="game-webhook-delete",
+    ),
 ]

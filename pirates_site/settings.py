@@ -364,6 +364,7 @@ MAIL_TASKS = (
     "games.seats_filled",
     "games.send_rematch",
     "games.send_crew_invitation",
+    "games.webhook_disabled",
 )
 CELERY_TASK_ROUTES = {name: {"queue": CELERY_MAIL_QUEUE} for name in MAIL_TASKS}
 # The remote control is off: its pidbox is a pub/sub consumer whose read no timeout bounds
@@ -598,3 +599,17 @@ for _queue in (CELERY_TASK_DEFAULT_QUEUE, CELERY_MAIL_QUEUE):
     _entry["args"] = (_queue,)
     _entry["options"]["queue"] = _queue
     CELERY_BEAT_SCHEDULE[f"worker-heartbeat-{_queue}"] = _entry
+
+# Webhooks (games/webhooks.py, games/services/webhooks.py). Development may send to loopback
+# addresses over http; production only to public addresses over https (checked when a hook is
+# saved and again, on the resolved address, at every delivery).
+WEBHOOK_ALLOW_LOOPBACK = env_bool("WEBHOOK_ALLOW_LOOPBACK", DEBUG)
+WEBHOOK_MAX_PER_GAME = env_int("WEBHOOK_MAX_PER_GAME", 5)
+# Connecting and each read of one delivery; a slow receiver is a failed attempt.
+WEBHOOK_TIMEOUT_SECONDS = float(env_str("WEBHOOK_TIMEOUT_SECONDS") or 5)
+# A failed delivery is retried after base, 2 x base ... up to the cap, this many times.
+WEBHOOK_RETRY_BASE_SECONDS = env_int("WEBHOOK_RETRY_BASE_SECONDS", 15)
+WEBHOOK_RETRY_MAX_SECONDS = env_int("WEBHOOK_RETRY_MAX_SECONDS", 600)
+WEBHOOK_MAX_RETRIES = env_int("WEBHOOK_MAX_RETRIES", 6)
+# This many failed attempts in a row disable a hook and email whoever set it up.
+WEBHOOK_DISABLE_AFTER = env_int("WEBHOOK_DISABLE_AFTER", 10)

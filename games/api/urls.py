@@ -4,6 +4,7 @@ from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView
 
 from games.api import docs, friends, views
+from games.api import webhooks as webhook_views
 from games.api.exceptions import not_found
 
 urlpatterns = [
@@ -42,5 +43,10 @@ urlpatterns = [
     path("docs/", docs.api_docs, name="api-docs"),
     path("players/<str:username>/", views.PlayerView.as_view(), name="api-player"),
     path("ratings/<str:rules>/", views.LeaderboardView.as_view(), name="api-leaderboard"),
+    path("games/<int:game_id>/webhooks/", webhook_views.GameWebhooksView.as_view(), name="api-game-webhooks"),
+    path(
+        "games/<int:game_id>/webhooks/<int:hook_id>/", webhook_views.GameWebhookView.as_view(),
+        name="api-game-webhook",
+    ),
     re_path(r"^(?P<path>.*)$", not_found),
 ]

@@ -10,8 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.db import transaction
 from django.db.models import Max
 
+from games import side_effects
 from games.models import ChatMessage, Event, Game, Seat, person_name
 from games.services.errors import Conflict, Forbidden, InvalidInput
 
@@ -29,7 +31,10 @@ def chat_post(*, game: Game, user: User, text: object) -> ChatMessage:
         raise Forbidden("Only the game's players can talk at its table.")
     if game.status == Game.Status.ABORTED:
         raise Conflict("The game was aborted.")
-    return ChatMessage.objects.create(game=game, user=user, text=text)
+    with transaction.atomic():
+        message = ChatMessage.objects.create(game=game, user=user, text=text)
+        side_effects.after_chat(game.pk, message.pk)
+    return message
 
 
 def chat_version(game: Game) -> int:

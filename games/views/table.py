@@ -21,6 +21,7 @@ from games.tables import table_for
 from games.tables.base import seat_names
 from games.views.accounts import current_user
 from games.views.friends import answers_version, rematch_context
+from games.views.webhooks import settings_context as webhook_settings
 
 LOG_ROWS = 40
 
@@ -104,7 +105,9 @@ def _confirm_moves(request: HttpRequest) -> bool:
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game_or_404(game_id, request)
     presence.seat_seen(selectors.user_seat(game, request.user))
-    return render(request, "games/game.html", table_context(request, game))
+    context = table_context(request, game)
+    context.update(webhook_settings(request, game, context["has_seat"]))
+    return render(request, "games/game.html", context)
 
 
 @never_cache

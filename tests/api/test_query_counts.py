@@ -23,10 +23,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 # Statements per request, the game's state in this process's cache. A move: the token with
 # its user; the game row locked with its creator; its seats with their players and time away;
-# the event insert; the game's read columns; the seats' must_act; the outbox rows; all in
-# one transaction. A GET: the token with its user, the game with its
+# the event insert; the game's read columns; the seats' must_act; whether the game has a live
+# webhook; the outbox rows; all in one transaction. A GET: the token with its user, the game with its
 # creator, its seats.
-MOVE_QUERIES = 7
+MOVE_QUERIES = 8
 GET_QUERIES = 3
 
 

@@ -40,6 +40,13 @@ JSON_POSTS = {
     "/api/games/{id}/chat/": True,
     "/api/games/{id}/take-back/": True,
     "/api/games/{id}/resign/": False,
+    "/api/games/{id}/webhooks/": True,
+    "/api/games/{id}/rematch/": False,
+    "/api/games/{id}/answer/": False,
+    "/api/crews/": True,
+    # {crew}: a crew that does not exist (the game's id), so only "no server error" is asked.
+    "/api/crews/{crew}/invitations/": False,
+    "/api/crews/{crew}/games/": False,
 }
 # A token of the right shape that names no invitation.
 NO_TOKEN = "x" * 32
@@ -48,7 +55,7 @@ NO_TOKEN = "x" * 32
 def test_the_list_of_post_endpoints_is_complete() -> None:
     schema = APIClient().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
     posts = {path for path, operations in schema["paths"].items() if "post" in operations}
-    assert posts == {path.replace("{id}", "{game_id}") for path in JSON_POSTS}
+    assert posts == {path.replace("{id}", "{game_id}").replace("{crew}", "{crew_id}") for path in JSON_POSTS}
 
 
 def assert_json_error(response: Any, status: int | tuple[int, ...], code: str | None = None) -> None:
@@ -67,7 +74,7 @@ def test_deeply_nested_json_is_a_400_on_every_json_endpoint(
     game = started_game(users)
     nested = '{"action": ' + "[" * depth + "]" * depth + ', "expected_seq": 1}'
     for path, reads_body in JSON_POSTS.items():
-        url = path.format(id=game.pk, token=NO_TOKEN)
+        url = path.format(id=game.pk, token=NO_TOKEN, crew=game.pk)
         answer = client_for(users[0]).post(url, nested, content_type="application/json")
         if reads_body:
             assert_json_error(answer, 400)

@@ -155,6 +155,10 @@ TARGETS = (
     Target("POST", "/games/{game}/take-back/", {"expected_seq": "4"}),
     Target("POST", "/games/{game}/chat/", {"text": "Ahoy, Tortuga!"}),
     Target("POST", "/games/{game}/resign/"),
+    Target(
+        "POST", "/games/{game}/webhooks/",
+        {"url": "https://hooks.example.com/x", "format": "json", "events": "turn"},
+    ),
     Target("GET", "/games/{game}/replay/", {"seq": "2"}),
     Target("GET", "/games/{game}/replay/{seq}/"),
     Target("POST", "/games/{lobby}/join/"),
