@@ -2,8 +2,9 @@
 
 Two people of a crew finish the crew's game; one clicks "Play again" at the table, the other
 says "I'm in" from the link in the email, and the new game starts; the crew page shows the
-two games (the crew's game and its rematch), also at 375 px without sideways scrolling, with
-no console error or Content-Security-Policy violation on any page.
+two games (the crew's game and its rematch), and each player's page one finished game and a
+rating in its rule set, also at 375 px without sideways scrolling, with no console error or
+Content-Security-Policy violation on any page.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from games import services
 from games.models import Game, RematchReply
 from games.services.crews import crew_create, crew_game_create, crew_invitation_accept, crew_invite
 from games.services.rematch import rematch_answer
+from tests.services.ratings_support import relay_all
 from tests.services.support import play_to_end
 from tests.web.helpers import PASSWORD, make_user
 
@@ -71,15 +73,17 @@ def no_sideways_scroll(page: Any) -> bool:
 
 @pytest.fixture
 def crew_game_over(transactional_db: None) -> dict[str, Any]:
-    """Anne and Bob's crew, and the crew's game of Libertalia they played to the end."""
+    """Anne and Bob's crew, and the crew's public game of Libertalia they played to the end,
+    with its rating update run as the relay would run it."""
     anne, bob = make_user("anne"), make_user("bob")
     crew = crew_create(by=anne, name="Black Gulls")
     (invitation,) = crew_invite(crew_id=crew.pk, by=anne, emails=[bob.email])
     crew_invitation_accept(token=invitation.token, user=bob)
-    game = crew_game_create(crew_id=crew.pk, by=anne, rules_id="libertalia")
+    game = crew_game_create(crew_id=crew.pk, by=anne, rules_id="libertalia", is_public=True)
     rematch_answer(game_id=game.pk, user=bob, accept=True)
     game = play_to_end(Game.objects.get(pk=game.pk))
     assert game.status == Game.Status.FINISHED
+    relay_all()
     return {"anne": anne, "bob": bob, "crew": crew, "game": game}
 
 
@@ -138,4 +142,15 @@ def test_play_again_accepted_from_the_email_and_the_crew_page_shows_both_games(
         standings = page.inner_text("#crew-standings")
         assert "Libertalia" in standings and "1 finished game" in standings
         assert no_sideways_scroll(page), f"the crew page scrolls sideways at {viewport['width']} px"
+
+        # The player's own page: one finished game, and a rating from it in Libertalia.
+        name = "anne" if page is anne_page else "bob"
+        page.goto(f"{base}/players/{name}/")
+        assert page.inner_text("#rating-libertalia .rating-games").strip() == "1"
+        assert page.inner_text("#rating-libertalia .rating-value").strip() not in ("", "—")
+        finished = page.eval_on_selector_all(
+            "#recent-games li", "els => els.map(li => li.dataset.game)"
+        )
+        assert str(old.pk) in finished
+        assert no_sideways_scroll(page), f"the player page scrolls sideways at {viewport['width']} px"
     assert services.load_state(Game.objects.get(pk=new_id)) is not None
