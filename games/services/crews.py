@@ -271,6 +271,9 @@ class RulesStandings:
     # head_to_head[a][b]: games in which a finished ahead of b, among games both played.
     head_to_head: dict[int, dict[int, int]] = field(default_factory=dict)
     together: dict[int, dict[int, int]] = field(default_factory=dict)
+    # wins_over_time[user_id]: (n, wins so far) after each of the rule set's finished games,
+    # n counting those games in the order they finished (the chart of standings over time).
+    wins_over_time: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
 
     def matrix(self) -> list[dict[str, Any]]:
         """Head to head as rows of cells, for a table: "won/played" of each row's person
@@ -354,6 +357,8 @@ def crew_standings(crew: Crew, viewer: Any) -> list[RulesStandings]:
                 if a != b:
                     table.together[a][b] += 1
                     table.head_to_head[a][b] += game_places[pa] < game_places[pb]
+        for row in table.rows:
+            table.wins_over_time.setdefault(row.user_id, []).append((table.games, row.wins))
     for table in by_rules.values():
         table.rows.sort(key=lambda r: (-r.wins, r.average_place or 99, r.name))
     return sorted(by_rules.values(), key=lambda t: t.title)

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 import engine
-from games import selectors, services
+from games import charts, selectors, services
 from games.models import CrewGame, Game, RematchReply, Seat, person_name
 from games.services import crews as crew_services
 from games.services import rematch as rematch_services
@@ -186,6 +186,7 @@ def crew_list(request: HttpRequest) -> HttpResponse:
 def crew(request: HttpRequest, crew_id: int) -> HttpResponse:
     crew = _crew_or_404(request, crew_id)
     games = list(crew_services.crew_games(crew, request.user).prefetch_related("seats__user__profile"))
+    standings = crew_services.crew_standings(crew, request.user)
     return render(
         request,
         "friends/crew.html",
@@ -194,10 +195,26 @@ def crew(request: HttpRequest, crew_id: int) -> HttpResponse:
             "members": [person_name(m) for m in crew_services.members_of(crew)],
             "running": [g for g in games if not g.is_over],
             "finished": [g for g in games if g.status == Game.Status.FINISHED],
-            "standings": crew_services.crew_standings(crew, request.user),
+            "standings": [(table, _wins_chart(table)) for table in standings],
             "rule_sets": engine.available_rules(),
         },
     )
+
+
+# The seat colours the chart stylesheet draws lines in (a member's colour, not a seat's).
+CHART_COLOURS = ("red", "blue", "green", "yellow", "black")
+
+
+def _wins_chart(table: crew_services.RulesStandings) -> dict[str, Any]:
+    """The crew's standings over time in one rule set: each member's wins so far after each of
+    its finished games."""
+    series = [
+        charts.Series(row.name, [(0, 0), *table.wins_over_time.get(row.user_id, [])],
+                      colour=CHART_COLOURS[i % len(CHART_COLOURS)])
+        for i, row in enumerate(table.rows)
+    ]
+    return charts.line_chart(series, title=f"{table.title}: wins over the crew's games", unit="wins",
+                             x_label="finished games", y_from_zero=True, min_top=1)
 
 
 @login_required

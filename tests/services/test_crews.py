@@ -194,6 +194,10 @@ def test_standings_per_rule_set_with_head_to_head() -> None:
     rows = tables["pirates"].matrix()
     assert [r["name"] for r in rows] == ["player1", "player0", "player2"]  # wins, then average place
     assert rows[0]["cells"] == ["", "1/2", "2/2"]
+    # Standings over time (the crew page's chart): wins so far after each finished game.
+    assert tables["pirates"].wins_over_time == {anne.pk: [(1, 1), (2, 1)], bart.pk: [(1, 0), (2, 1)],
+                                                cora.pk: [(1, 0), (2, 0)]}
+    assert tables["libertalia"].wins_over_time[cora.pk] == [(1, 1)]
     assert tables["libertalia"].to_json()["head_to_head"] == [
         {"user_id": anne.pk, "opponent_id": cora.pk, "games": 1, "ahead": 0},
         {"user_id": cora.pk, "opponent_id": anne.pk, "games": 1, "ahead": 1},

@@ -141,6 +141,8 @@ def test_play_again_accepted_from_the_email_and_the_crew_page_shows_both_games(
         assert page.locator("#crew-running a.game-link").count() == 1
         standings = page.inner_text("#crew-standings")
         assert "Libertalia" in standings and "1 finished game" in standings
+        # The standings over time, drawn: a line per member.
+        assert page.locator("#crew-chart-libertalia svg polyline.series").count() == 2
         assert no_sideways_scroll(page), f"the crew page scrolls sideways at {viewport['width']} px"
 
         # The player's own page: one finished game, and a rating from it in Libertalia.
