@@ -25,8 +25,10 @@ import time
 from typing import Any
 
 from amqp.exceptions import ConnectionError as BrokerConnectionError
-from celery import Task, bootsteps
+from celery import Task
 from celery.worker.request import Request
+
+from pirates_site.loop_timer import EverySecond
 
 log = logging.getLogger(__name__)
 
@@ -84,35 +86,22 @@ class WatchedTask(Task):
     Request = "pirates_site.broker_watch:SettledRequest"
 
 
-class BrokerWatch(bootsteps.StartStopStep):
+class BrokerWatch(EverySecond):
     """Every second, from the worker's event loop: after a failed ack or reject, raise a
-    connection error there, which Celery's consumer answers by reconnecting. Only where the
-    loop runs (not the solo pool, whose task blocks it) and only for a broker whose
-    connection errors include the one raised (kombu's virtual transports: Redis, the folder
-    broker)."""
-
-    requires = ("celery.worker.components:Hub",)
-
-    def __init__(self, parent: Any, **kwargs: Any) -> None:
-        super().__init__(parent, **kwargs)
-        self.timer: Any = None
-
-    def include_if(self, w: Any) -> bool:
-        return bool(w.use_eventloop)
+    connection error there, which Celery's consumer answers by reconnecting (kombu's virtual
+    transports, Redis and the folder broker, count the error raised as a connection error)."""
 
     def start(self, w: Any) -> None:
         _watching[0] = True
-        self.timer = w.hub.call_repeatedly(1.0, self.tick)
+        super().start(w)
 
     def stop(self, w: Any) -> None:
         _watching[0] = False
         _settling.clear()
-        if self.timer is not None:
-            self.timer.cancel()
-            self.timer = None
+        super().stop(w)
 
     @staticmethod
-    def tick() -> None:
+    def tick(w: Any) -> None:
         refused = unsettled()
         if not refused:
             return

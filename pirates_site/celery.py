@@ -5,12 +5,13 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from celery import Celery, Task, bootsteps
+from celery import Celery, Task
 from celery.signals import task_prerun
 from celery.worker import state
 
 from pirates_site import lanes
 from pirates_site.broker_watch import BrokerWatch
+from pirates_site.loop_timer import EverySecond
 from pirates_site.startup import load_settings_or_exit
 
 # A worker or beat started with a broken configuration says so in one line and exits.
@@ -21,7 +22,7 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
-class BusyLanes(bootsteps.StartStopStep):
+class BusyLanes(EverySecond):
     """A worker whose every pool slot is running a task takes no new message, heartbeats
     included, and must not be taken for a hung one: a slow mail server can hold an email for
     longer than the liveness max-age. So every second, from the worker's event loop, while
@@ -31,21 +32,6 @@ class BusyLanes(bootsteps.StartStopStep):
     heartbeat. Not for the solo pool: its task blocks the loop, so no timer runs anyway."""
 
     requires = ("celery.worker.components:Hub", "celery.worker.components:Pool")
-
-    def __init__(self, parent: Any, **kwargs: Any) -> None:
-        super().__init__(parent, **kwargs)
-        self.timer: Any = None
-
-    def include_if(self, w: Any) -> bool:
-        return bool(w.use_eventloop)
-
-    def start(self, w: Any) -> None:
-        self.timer = w.hub.call_repeatedly(1.0, self.tick, w)
-
-    def stop(self, w: Any) -> None:
-        if self.timer is not None:
-            self.timer.cancel()
-            self.timer = None
 
     @staticmethod
     def tick(w: Any) -> None:
