@@ -308,14 +308,17 @@ def rng_state_from_json(data: JSON) -> RngState:
         raise InvalidSnapshot("rng.internal must be a list of integers")
     state: RngState = (data["version"], tuple(internal), data["gauss_next"])
     try:
-        random.Random().setstate(state)
+        rng_from_state(state)
     except (TypeError, ValueError) as exc:
         raise InvalidSnapshot(f"rng is not a valid random state: {exc}") from exc
     return state
 
 
 def rng_from_state(rng_state: RngState) -> random.Random:
-    rng = random.Random()
+    """A generator standing at ``rng_state``. Built as ``random.Random(0)`` before the state is
+    set: ``random.Random()`` first reads the system's entropy, a system call that cost more than
+    the draws of a whole action, only for ``setstate`` to overwrite it."""
+    rng = random.Random(0)
     rng.setstate(rng_state)
     return rng
 
