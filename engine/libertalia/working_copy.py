@@ -195,7 +195,9 @@ class Table:
     actions: int
     rng_state: RngState
 
-    def __init__(self, state: LibertaliaState) -> None:
+    def __init__(self, state: LibertaliaState, rng: random.Random | None = None) -> None:
+        """``rng``: the game's generator standing at ``state.rng_state``, when it is at hand
+        (new_game), so that it is not rebuilt from that state."""
         (
             self.chars,
             self.players,
@@ -226,7 +228,7 @@ class Table:
             self.actions,
             self.rng_state,
         ) = state
-        self._rng: random.Random | None = None
+        self._rng: random.Random | None = rng
 
     def freeze(self) -> LibertaliaState:
         rng_state = self.rng_state if self._rng is None else self._rng.getstate()
