@@ -308,14 +308,27 @@ def rng_state_from_json(data: JSON) -> RngState:
         raise InvalidSnapshot("rng.internal must be a list of integers")
     state: RngState = (data["version"], tuple(internal), data["gauss_next"])
     try:
-        random.Random().setstate(state)
+        rng_from_state(state)
     except (TypeError, ValueError) as exc:
         raise InvalidSnapshot(f"rng is not a valid random state: {exc}") from exc
     return state
 
 
+class _Generator(random.Random):
+    """``random.Random`` without its Python-level seeding, for a generator whose state is set
+    at once: the C constructor seeds cheaply from the small int it is given, and
+    ``random.Random.__init__`` (a second, Python, seeding) is skipped. Once the state is set
+    its draws are those of ``random.Random``."""
+
+    def __init__(self, seed: int = 0) -> None:  # deliberately no Python seeding: setstate follows
+        pass
+
+
 def rng_from_state(rng_state: RngState) -> random.Random:
-    rng = random.Random()
+    """A generator standing at ``rng_state``. Not ``random.Random()``: that first reads the
+    system's entropy, a system call that cost more than the draws of a whole action, and
+    seeds again in Python, only for ``setstate`` to overwrite it all."""
+    rng = _Generator(0)
     rng.setstate(rng_state)
     return rng
 

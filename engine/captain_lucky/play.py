@@ -6,17 +6,15 @@ Everyone reads the public sentence; the acting seat alone reads the cards it dre
 
 from __future__ import annotations
 
-import random
-
-from engine.base import ENDS_THE_GAME, RngState
+from engine.base import ENDS_THE_GAME
 from engine.captain_lucky.actions import CaptainBonus, Move, Place, Reroll, StealSet, Stop
 from engine.captain_lucky.cards import KINDS, count_of
+from engine.captain_lucky.dice import GeneratorState, throw
 from engine.captain_lucky.scoring import ending
 from engine.captain_lucky.state import (
     BY_CAPTAIN,
     BY_REROLL,
     BY_STEAL,
-    DIE_FACES,
     HAND_SIZE,
     HEAD_FACES,
     MIDDLE,
@@ -40,42 +38,6 @@ from engine.captain_lucky.state import (
 )
 
 HEAD_MARK, BLANK_MARK = "☠", "blank"
-
-
-class _Generator(random.Random):
-    """The game's generator, rebuilt from its saved state for each roll.
-
-    ``random.Random()`` seeds itself from the operating system and then again in Python,
-    only for ``setstate`` to overwrite it all: that was a third of the cost of a game. Here
-    the C constructor seeds cheaply from the constant 0 and the Python seeding is skipped; the
-    draws are those of ``random.Random`` once the state is set."""
-
-    def __init__(self, seed: int) -> None:  # deliberately no Python seeding: setstate follows
-        pass
-
-
-# Generators left standing where a roll left them, by the id of the state they stand at:
-# the next roll of that very state (a replay, a bot game) takes one back instead of building
-# a generator and setting its 625 words again. The entry keeps its state alive and is checked
-# by identity, so a reused id never matches; pop hands a generator to one caller only.
-_STANDING: dict[int, tuple[RngState, random.Random]] = {}
-_STANDING_LIMIT = 64
-
-
-def _generator(rng_state: RngState) -> random.Random:
-    standing = _STANDING.pop(id(rng_state), None)
-    if standing is not None and standing[0] is rng_state:
-        return standing[1]
-    # The C constructor seeds from its argument; a small int is the cheapest seed there is.
-    rng = _Generator(0)
-    rng.setstate(rng_state)
-    return rng
-
-
-def _leave_standing(rng_state: RngState, rng: random.Random) -> None:
-    if len(_STANDING) >= _STANDING_LIMIT:
-        _STANDING.clear()
-    _STANDING[id(rng_state)] = (rng_state, rng)
 
 
 class Story:
@@ -133,7 +95,7 @@ class _Table:
     steal: Steal | None
     last_roll: Roll | None
     actions: int
-    rng_state: RngState
+    rng_state: GeneratorState
 
     def __init__(self, state: LuckyState) -> None:
         (
@@ -169,13 +131,8 @@ class _Table:
 
     def throw(self, dice: tuple[bool, ...], which: list[int]) -> tuple[bool, ...]:
         """K-TURN-7: one ``randrange(6)`` per thrown die, in die order; faces 0-2 are heads."""
-        rng = _generator(self.rng_state)
-        rolled = list(dice)
-        for i in which:
-            rolled[i] = rng.randrange(DIE_FACES) < HEAD_FACES
-        self.rng_state = rng.getstate()
-        _leave_standing(self.rng_state, rng)
-        return tuple(rolled)
+        rolled, self.rng_state = throw(self.rng_state, dice, which, HEAD_FACES)
+        return rolled
 
 
 def _last_card_note(players: int) -> str:

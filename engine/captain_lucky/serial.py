@@ -9,6 +9,7 @@ from typing import Any
 
 from engine.base import check_snapshot_header, json_list, rng_state_from_json, rng_state_to_json, whole_number
 from engine.captain_lucky.cards import KIND_INDEX, KINDS, MAX_PLAYERS, MIN_PLAYERS, composition
+from engine.captain_lucky.dice import plain_state
 from engine.captain_lucky.state import (
     BY_CAPTAIN,
     BY_REROLL,
@@ -87,7 +88,7 @@ def dump(state: LuckyState, *, rules_id: str, version: int) -> dict[str, Any]:
             "action": roll.action,
         },
         "actions": state.actions,
-        "rng": rng_state_to_json(state.rng_state),
+        "rng": rng_state_to_json(plain_state(state.rng_state)),
     }
 
 

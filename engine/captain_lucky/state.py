@@ -10,16 +10,15 @@ from __future__ import annotations
 import re
 from typing import NamedTuple, TypeVar
 
-from engine.base import RngState
 from engine.captain_lucky.cards import count_of
+from engine.captain_lucky.dice import GeneratorState
 
 T = TypeVar("T")
 
 HAND_SIZE = 5  # K-SET-2, K-TURN-1, K-TURN-6
 SET_SIZE = 5  # K-SET-3
 MIDDLE_START = 3  # K-SET-2
-HEAD_FACES = 3  # K-COMP-2, K-TURN-7: faces 0-2 are pirate heads
-DIE_FACES = 6
+HEAD_FACES = 3  # K-COMP-2, K-TURN-7: faces 0-2 of six (dice.DIE_FACES) are pirate heads
 
 MIDDLE = -1  # the owner of a middle set
 
@@ -90,7 +89,7 @@ class LuckyState(NamedTuple):
     steal: Steal | None  # set while phase is ROLL
     last_roll: Roll | None
     actions: int
-    rng_state: RngState
+    rng_state: GeneratorState  # getstate() or a DiceTrail standing for it (dice.py)
 
 
 def replace_at(row: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:

@@ -82,9 +82,9 @@ def new_game(players: Any, seed: Any, options: Any) -> LibertaliaState:
         fixed_layouts=layouts,
         fixed_draws=draws,
         actions=0,
-        rng_state=rng.getstate(),
+        rng_state=(),  # read from the generator, already at hand, when the table is frozen
     )
-    t = Table(state)
+    t = Table(state, rng)
     t.booty = [[0] * len(KINDS) for _ in range(players)]
     campaign.start(t, SILENT)  # new_game returns the state only
     flow.run(t, SILENT)

@@ -13,7 +13,7 @@ import random
 from bisect import insort
 from collections.abc import Sequence
 
-from engine.base import RngState
+from engine.base import RngState, rng_from_state
 from engine.libertalia.characters import COLOURS, CharacterSet
 from engine.libertalia.state import NOBODY, Character, Layout, LibertaliaState, left_of, right_of
 
@@ -195,7 +195,9 @@ class Table:
     actions: int
     rng_state: RngState
 
-    def __init__(self, state: LibertaliaState) -> None:
+    def __init__(self, state: LibertaliaState, rng: random.Random | None = None) -> None:
+        """``rng``: the game's generator standing at ``state.rng_state``, when it is at hand
+        (new_game), so that it is not rebuilt from that state."""
         (
             self.chars,
             self.players,
@@ -226,7 +228,7 @@ class Table:
             self.actions,
             self.rng_state,
         ) = state
-        self._rng: random.Random | None = None
+        self._rng: random.Random | None = rng
 
     def freeze(self) -> LibertaliaState:
         rng_state = self.rng_state if self._rng is None else self._rng.getstate()
@@ -344,11 +346,7 @@ class Table:
     # The generator is rebuilt only when a step draws (campaign setup, Spanish Spy).
     def rng(self) -> random.Random:
         if self._rng is None:
-            # As engine.base.rng_from_state, but seeded with 0 before the state is set:
-            # random.Random() seeds itself from the system's entropy first, a system call
-            # that cost more than the rest of a campaign's setup.
-            rng = self._rng = random.Random(0)
-            rng.setstate(self.rng_state)
+            self._rng = rng_from_state(self.rng_state)
         return self._rng
 
     # Names, in the game's words.
