@@ -284,7 +284,9 @@ def check_determinize(rules: Rules[Any], state: Any, seat: int, others: list[Any
         assert rules.dump(state) == before, "determinize must never change the state it is given"
         data = rules.dump(drawn)
         assert rules.dump(rules.load(json.loads(json.dumps(data)))) == data, "a determinization loads back"
-        assert as_json(rules.view(drawn, seat)) == seen, "a determinization shows the seat the view of the truth"
+        assert as_json(rules.view(drawn, seat)) == seen, (
+            "a determinization shows the seat its view of the truth"
+        )
         assert rules.legal_actions(drawn, seat) == legal, "a determinization gives the seat the same actions"
         for key in generators:
             assert data[key] != before[key], f"determinize leaks the truth: {key} is the real generator"
