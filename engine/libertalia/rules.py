@@ -122,30 +122,20 @@ class LibertaliaRules(Rules[LibertaliaState]):
         return strategy.evaluate(state, seat)
 
     def determinize(self, state: LibertaliaState, seat: int, rng: random.Random) -> LibertaliaState:
-        """Hidden from ``seat`` (L-ZONE-2): each other seat's hand, graveyard, removed cards
-        and Sunrise choice (their sizes are public), the contents order of the bag, the
-        generator and the option draws still to come. Each other seat's unseen characters are
-        pooled and dealt again into places of the same sizes; future draws come from a fresh
-        generator."""
-        hands, graves, removed = list(state.hands), list(state.graves), list(state.removed)
-        picks = list(state.picks)
+        """Hidden from ``seat`` (L-ZONE-2): each other seat's Sunrise choice, the generator
+        (future deals and bag draws) and the option draws still to come. Another seat's hand
+        is what was dealt to it less what went to the ship, its den, graveyard or out of the
+        game in public, so only which of those cards is its pending choice is drawn again:
+        from its hand and choice together. Future draws come from a fresh generator."""
+        hands, picks = list(state.hands), list(state.picks)
         for s in range(state.players):
-            if s == seat:
+            if s == seat or not state.picks[s]:
                 continue
-            pool = [*state.hands[s], *state.graves[s], *state.removed[s]]
-            if state.picks[s]:
-                pool.append(state.picks[s])
-            rng.shuffle(pool)
-            if state.picks[s]:
-                picks[s] = pool.pop()
-            sizes = (len(state.hands[s]), len(state.graves[s]))
-            hands[s] = tuple(sorted(pool[: sizes[0]]))
-            graves[s] = tuple(sorted(pool[sizes[0] : sizes[0] + sizes[1]]))
-            removed[s] = tuple(sorted(pool[sizes[0] + sizes[1] :]))
+            pool = [*state.hands[s], state.picks[s]]
+            picks[s] = pool.pop(rng.randrange(len(pool)))
+            hands[s] = tuple(sorted(pool))
         return state._replace(
             hands=tuple(hands),
-            graves=tuple(graves),
-            removed=tuple(removed),
             picks=tuple(picks),
             fixed_ranks=state.fixed_ranks[: state.campaign],
             fixed_layouts=state.fixed_layouts[: state.campaign],
