@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.base import Action, Rules
+from engine.errors import IllegalAction
 
 
 @dataclass(frozen=True)
@@ -32,10 +33,10 @@ class Budget:
     by the one-ply greedy policy (the rest at random); ``depth``: rollout moves before the
     position is judged by ``score_now``."""
 
-    iterations: int = 400
+    iterations: int = 200
     think_seconds: float = 1.0
-    depth: int = 60
-    rollout_greedy: float = 0.0
+    depth: int = 20
+    rollout_greedy: float = 0.5
     exploration: float = 0.7
 
 
@@ -127,17 +128,23 @@ def search(
         if clock is not None and done and clock() - started >= budget.think_seconds:
             break
         world = rules.determinize(state, seat, rng)
-        if done < len(actions):
-            i = done  # every action once first
+        unvisited = [j for j in range(len(actions)) if not visits[j]]
+        if unvisited:
+            i = unvisited[0]  # every action once first
         else:
-            log_n = math.log(done)
+            log_n = math.log(sum(visits))
             i = max(
                 range(len(actions)),
                 key=lambda j: totals[j] / visits[j] + budget.exploration * math.sqrt(log_n / visits[j]),
             )
-        after = rules.apply(world, seat, actions[i])
-        totals[i] += rollout(rules, after, seat, rng, budget)
-        visits[i] += 1
         done += 1
+        try:
+            reward = rollout(rules, rules.apply(world, seat, actions[i]), seat, rng, budget)
+        except (AssertionError, IllegalAction):
+            # A drawn world the rules cannot play on (it broke an invariant the real game
+            # keeps, e.g. Libertalia's L-CAMP-5): it counts as spent, teaches nothing.
+            continue
+        totals[i] += reward
+        visits[i] += 1
     best = max(range(len(actions)), key=lambda j: (visits[j], totals[j]))
     return SearchReport(actions[best], done, dict(zip(keys, visits, strict=True)))

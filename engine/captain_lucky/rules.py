@@ -140,6 +140,7 @@ class CaptainLuckyRules(Rules[LuckyState]):
         for s in others:
             for kind, count in enumerate(state.hands[s]):
                 unseen += [kind] * count
+        unseen.sort()  # which cards are unseen, not where they really are
         rng.shuffle(unseen)
         hands = list(state.hands)
         for s in others:

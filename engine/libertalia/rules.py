@@ -122,20 +122,30 @@ class LibertaliaRules(Rules[LibertaliaState]):
         return strategy.evaluate(state, seat)
 
     def determinize(self, state: LibertaliaState, seat: int, rng: random.Random) -> LibertaliaState:
-        """Hidden from ``seat`` (L-ZONE-2): each other seat's Sunrise choice, the generator
-        (future deals and bag draws) and the option draws still to come. Another seat's hand
-        is what was dealt to it less what went to the ship, its den, graveyard or out of the
-        game in public, so only which of those cards is its pending choice is drawn again:
-        from its hand and choice together. Future draws come from a fresh generator."""
-        hands, picks = list(state.hands), list(state.picks)
+        """Hidden from ``seat`` (L-ZONE-2): each other seat's hand, graveyard, removed cards
+        and Sunrise choice (only their sizes are public), the generator (future deals and bag
+        draws) and the option draws still to come. Each other seat's unseen characters are
+        pooled, shuffled and dealt again into places of the same sizes; future draws come from
+        a fresh generator."""
+        hands, graves, removed = list(state.hands), list(state.graves), list(state.removed)
+        picks = list(state.picks)
         for s in range(state.players):
-            if s == seat or not state.picks[s]:
+            if s == seat:
                 continue
-            pool = [*state.hands[s], state.picks[s]]
-            picks[s] = pool.pop(rng.randrange(len(pool)))
-            hands[s] = tuple(sorted(pool))
+            # Which characters are unseen, in a fixed order: not where they really are.
+            chosen = [state.picks[s]] if state.picks[s] else []
+            pool = sorted([*state.hands[s], *state.graves[s], *state.removed[s], *chosen])
+            rng.shuffle(pool)
+            if state.picks[s]:
+                picks[s] = pool.pop()
+            held, dead = len(state.hands[s]), len(state.graves[s])
+            hands[s] = tuple(sorted(pool[:held]))
+            graves[s] = tuple(sorted(pool[held : held + dead]))
+            removed[s] = tuple(sorted(pool[held + dead :]))
         return state._replace(
             hands=tuple(hands),
+            graves=tuple(graves),
+            removed=tuple(removed),
             picks=tuple(picks),
             fixed_ranks=state.fixed_ranks[: state.campaign],
             fixed_layouts=state.fixed_layouts[: state.campaign],

@@ -146,7 +146,7 @@ class PiratesRules(Rules[PiratesState]):
 
     def determinize(self, state: PiratesState, seat: int, rng: random.Random) -> PiratesState:
         """Hidden from every seat: the deck's order and the generator (P-CAP-9 draws)."""
-        deck = list(state.deck)
+        deck = sorted(state.deck)  # from what the seat knows (which cards), not the real order
         rng.shuffle(deck)
         return state._replace(deck=tuple(deck), rng_state=fresh_rng_state(rng))
 

@@ -105,7 +105,7 @@ class PiratesClassicRules(Rules[ClassicState]):
     def determinize(self, state: ClassicState, seat: int, rng: random.Random) -> ClassicState:
         """Hidden from every seat: the deck's order and the generator; the challenge questions
         and answers are public."""
-        deck = list(state.deck)
+        deck = sorted(state.deck)  # from what the seat knows (which cards), not the real order
         rng.shuffle(deck)
         return state._replace(deck=tuple(deck), rng_state=fresh_rng_state(rng))
 

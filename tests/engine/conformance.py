@@ -273,7 +273,9 @@ def check_determinize(rules: Rules[Any], state: Any, seat: int, others: list[Any
     gives ``seat`` the same view and legal actions; the generator is never the real one; and
     where ``others`` (states differing from ``state`` only in what ``seat`` may not see) show
     a hidden part beyond the generator, some draw differs from the truth there too. Returns
-    (draws checked, draws that redrew a hidden part beyond the generator)."""
+    (draws checked, draws that redrew a hidden part beyond the generator). With the same
+    generator, ``determinize`` gives one state for ``state`` and for each of ``others``: it
+    reads only what the seat sees, so a search bot's choice cannot depend on a secret."""
     before = rules.dump(state)
     generators = generator_parts(before)
     seen = as_json(rules.view(state, seat))
@@ -291,6 +293,12 @@ def check_determinize(rules: Rules[Any], state: Any, seat: int, others: list[Any
         for key in generators:
             assert data[key] != before[key], f"determinize leaks the truth: {key} is the real generator"
         redrawn += any(data[key] != before[key] for key in before if key not in generators)
+    for other in others:
+        for k in range(2):
+            seeded = f"{SEED_MARK}:determinize:{k}"
+            mine = rules.dump(rules.determinize(state, seat, random.Random(seeded)))
+            theirs = rules.dump(rules.determinize(other, seat, random.Random(seeded)))
+            assert mine == theirs, "determinize reads a secret: it draws alike only from what the seat sees"
     hidden = any(
         rules.dump(other)[key] != before[key] for other in others for key in before if key not in generators
     )
