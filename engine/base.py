@@ -260,6 +260,16 @@ class Rules(ABC, Generic[S]):
         It judges only from what ``seat`` may know (its view), so bots do not peek."""
         return None
 
+    def determinize(self, state: S, seat: int, rng: random.Random) -> S:
+        """A full state that ``seat`` cannot tell from ``state``: the same view for ``seat``
+        (so the same legal actions), with everything hidden from it drawn again from ``rng``
+        (the deck's order, other seats' hands and pending secret picks, the game's generator),
+        never copied from the real hidden parts. Search bots plan on such states. Never
+        changes ``state``; uses no randomness but ``rng``.
+
+        The default refuses: a rule set without it cannot be played by a searching bot."""
+        raise NotImplementedError(f"{self.id} cannot determinize a state for a search bot")
+
     @abstractmethod
     def view(self, state: S, seat: int | None) -> dict[str, JSON]:
         """What ``seat`` (``None``: a spectator) may see, as JSON."""
@@ -322,6 +332,12 @@ class _Generator(random.Random):
 
     def __init__(self, seed: int = 0) -> None:  # deliberately no Python seeding: setstate follows
         pass
+
+
+def fresh_rng_state(rng: random.Random) -> RngState:
+    """A new generator state drawn from ``rng``: what a determinization puts in place of the
+    game's generator, so a search cannot foresee the real future draws."""
+    return random.Random(rng.getrandbits(64)).getstate()
 
 
 def rng_from_state(rng_state: RngState) -> random.Random:

@@ -1,25 +1,43 @@
 """Computer players: ``random`` (uniform over the legal actions) and ``greedy`` (one-ply
 look-ahead with the rule set's own ``evaluate``; uniform like ``random`` when the rule set has
-none). Bots move through the same contract as people and take their randomness from the
-caller's generator, so a bot game is reproducible."""
+none), and in the engine's own tools ``strong`` (determinized Monte Carlo search,
+``engine/search.py``). Bots move through the same contract as people and take their
+randomness from the caller's generator, so a bot game is reproducible."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from engine.base import Action, Rules
+from engine.search import DEFAULT_BUDGET, Budget, search
 
+# The kinds the web service offers.
 BOT_KINDS = ("random", "greedy")
+# Every kind the engine plays (the command line, matches); ``strong`` is not offered yet.
+ENGINE_BOT_KINDS = (*BOT_KINDS, "strong")
 
 
-def choose_action(rules: Rules[Any], state: Any, seat: int, kind: str, rng: random.Random) -> Action:
-    """The action bot ``kind`` plays for ``seat``; ``ValueError`` if the seat is not to act."""
-    if kind not in BOT_KINDS:
-        raise ValueError(f"unknown bot {kind!r}; bots: {', '.join(BOT_KINDS)}")
+def choose_action(
+    rules: Rules[Any],
+    state: Any,
+    seat: int,
+    kind: str,
+    rng: random.Random,
+    *,
+    budget: Budget = DEFAULT_BUDGET,
+    clock: Callable[[], float] | None = None,
+) -> Action:
+    """The action bot ``kind`` plays for ``seat``; ``ValueError`` if the seat is not to act.
+    ``budget`` and ``clock`` (for its time cap) are the strong bot's."""
+    if kind not in ENGINE_BOT_KINDS:
+        raise ValueError(f"unknown bot {kind!r}; bots: {', '.join(ENGINE_BOT_KINDS)}")
     actions = rules.legal_actions(state, seat)
     if not actions:
         raise ValueError(f"seat {seat} has nothing to do now")
+    if kind == "strong":
+        return search(rules, state, seat, rng, budget, clock).action
     if kind == "random" or len(actions) == 1:
         return rng.choice(actions)
     best: list[Action] = []
@@ -35,7 +53,15 @@ def choose_action(rules: Rules[Any], state: Any, seat: int, kind: str, rng: rand
     return rng.choice(best)
 
 
-def next_move(rules: Rules[Any], state: Any, bots: list[str], rng: random.Random) -> tuple[int, Action]:
+def next_move(
+    rules: Rules[Any],
+    state: Any,
+    bots: list[str],
+    rng: random.Random,
+    *,
+    budget: Budget = DEFAULT_BUDGET,
+    clock: Callable[[], float] | None = None,
+) -> tuple[int, Action]:
     """The next (seat, action) when bots hold every seat. When several seats may act at once,
     they act one at a time in seat order, each on the state as it then is: an action may
     change what the others may still do (a challenge closes the window for the rest)."""
@@ -43,4 +69,4 @@ def next_move(rules: Rules[Any], state: Any, bots: list[str], rng: random.Random
     if not seats:
         raise ValueError("the game is over")
     seat = seats[0]
-    return seat, choose_action(rules, state, seat, bots[seat], rng)
+    return seat, choose_action(rules, state, seat, bots[seat], rng, budget=budget, clock=clock)

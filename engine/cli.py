@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
 import time
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.base import Rules
-from engine.bots import BOT_KINDS, next_move
+from engine.bots import ENGINE_BOT_KINDS, next_move
 from engine.errors import IllegalAction, InvalidOptions
 from engine.gamelog import (
     GameLogError,
@@ -31,6 +32,7 @@ from engine.gamelog import (
 from engine.gamelog import replay as replay_log
 from engine.reference import listed_step, reference_apply
 from engine.registry import all_rules, available_rules, get_rules
+from engine.search import DEFAULT_BUDGET, Budget
 
 # A bound on every bot game: a rule set whose random games do not end is a bug to report,
 # not a reason to hang.
@@ -95,9 +97,9 @@ def _bots(text: str, players: int) -> list[str]:
         bots = bots * players
     if len(bots) != players:
         raise CliError(f"--bots names {len(bots)} bots for {players} players")
-    unknown = sorted(set(bots) - set(BOT_KINDS))
+    unknown = sorted(set(bots) - set(ENGINE_BOT_KINDS))
     if unknown:
-        raise CliError(f"unknown bots: {', '.join(unknown)}; bots: {', '.join(BOT_KINDS)}")
+        raise CliError(f"unknown bots: {', '.join(unknown)}; bots: {', '.join(ENGINE_BOT_KINDS)}")
     return bots
 
 
@@ -115,7 +117,7 @@ def play_game(
     while not rules.is_finished(state):
         if len(moves) >= MAX_ACTIONS:
             raise _too_long(rules)
-        seat, action = next_move(rules, state, bots, rng)
+        seat, action = next_move(rules, state, bots, rng, clock=time.process_time)
         step = rules.step(state, seat, action)
         # The sentence as everyone reads it once the game is over.
         moves.append((seat, action, step.full_text or step.text))
@@ -176,56 +178,105 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate."""
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _budget(args: argparse.Namespace) -> Budget:
+    return Budget(
+        iterations=args.iterations,
+        think_seconds=args.think_seconds,
+        depth=args.depth,
+        rollout_greedy=args.rollout_greedy,
+    )
+
+
 def cmd_match(args: argparse.Namespace) -> int:
+    """Bots per seat, the first being the one measured; the line-up rotates a seat each game,
+    so the measured bot sits in every seat position equally often."""
     rules = get_rules(args.rules)
     players = players_for(rules, args.players)
     if args.games < 1:
         raise CliError("--games must be at least 1")
-    wins = 0.0
+    lineup = _bots(args.bots or ",".join(["greedy"] + ["random"] * (players - 1)), players)
+    subject = lineup[0]
+    budget = _budget(args)
     sole = 0
     shared = 0
-    greedy_scores = 0
+    subject_scores = 0
     other_scores = 0
+    think: list[float] = []
     started = time.perf_counter()
     for game in range(args.games):
-        greedy_seat = game % players
-        bots = ["greedy" if s == greedy_seat else "random" for s in range(players)]
-        state, _ = _quiet_game(rules, players, f"{args.seed}:{game}", bots)
+        seat_of_subject = game % players
+        bots = [lineup[(s - seat_of_subject) % players] for s in range(players)]
+        state, _ = _quiet_game(
+            rules, players, f"{args.seed}:{game}", bots, budget=budget, timed=seat_of_subject, times=think
+        )
         result = rules.result(state)
         assert result is not None
-        if greedy_seat in result["winners"]:
-            wins += 1
+        if seat_of_subject in result["winners"]:
             if len(result["winners"]) == 1:
                 sole += 1
             else:
                 shared += 1
-        greedy_scores += result["scores"][greedy_seat]
-        other_scores += sum(result["scores"]) - result["scores"][greedy_seat]
+        subject_scores += result["scores"][seat_of_subject]
+        other_scores += sum(result["scores"]) - result["scores"][seat_of_subject]
     elapsed = time.perf_counter() - started
     games = args.games
-    print(
-        f"{games} games of {rules.title}, {players} players: 1 greedy bot against {players - 1} random bots"
-    )
+    wins = sole + shared
+    others = ", ".join(lineup[1:])
+    print(f"{games} games of {rules.title}, {players} players: {subject} against {others}, seats rotating")
     if rules.evaluate(rules.new_game(players, f"{args.seed}:0"), 0) is None:
         print(f"({rules.title} has no position evaluation, so the greedy bot plays at random)")
-    print(f"greedy wins {int(wins)} of {games} ({wins / games:.1%}; {sole} alone, {shared} shared)")
-    print(f"a random bot would win about {1 / players:.1%}")
+    low, high = wilson(wins, games)
     print(
-        f"average score: greedy {greedy_scores / games:.1f}, "
-        f"random {other_scores / (games * (players - 1)):.1f}"
+        f"{subject} wins {wins} of {games} ({wins / games:.1%}; 95% interval {low:.1%}–{high:.1%}; "
+        f"{sole} alone, {shared} shared; a shared win counts as a win)"
     )
+    print(f"a bot as good as the others would win about {1 / players:.1%}")
+    print(
+        f"average score: {subject} {subject_scores / games:.1f}, "
+        f"others {other_scores / (games * (players - 1)):.1f}"
+    )
+    if subject == "strong" and think:
+        ordered = sorted(think)
+        p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+        print(
+            f"strong: {budget.iterations} iterations, cap {budget.think_seconds:g} s, depth {budget.depth}, "
+            f"greedy rollout share {budget.rollout_greedy:g}; CPU s per move: "
+            f"mean {sum(think) / len(think):.3f}, p99 {p99:.3f} over {len(think)} moves"
+        )
     print(f"({elapsed:.1f} s)")
     return 0
 
 
-def _quiet_game(rules: Rules[Any], players: int, seed: int | str, bots: list[str]) -> tuple[Any, int]:
+def _quiet_game(
+    rules: Rules[Any],
+    players: int,
+    seed: int | str,
+    bots: list[str],
+    *,
+    budget: Budget = DEFAULT_BUDGET,
+    timed: int | None = None,
+    times: list[float] | None = None,
+) -> tuple[Any, int]:
+    """A bot game; the CPU time of each move of seat ``timed`` is added to ``times``. The
+    strong bot's time cap uses the CPU clock of this process."""
     state = rules.new_game(players, seed)
     rng = random.Random(f"bots:{seed}")
     actions = 0
     while not rules.is_finished(state):
         if actions >= MAX_ACTIONS:
             raise _too_long(rules)
-        seat, action = next_move(rules, state, bots, rng)
+        started = time.process_time()
+        seat, action = next_move(rules, state, bots, rng, budget=budget, clock=time.process_time)
+        if times is not None and seat == timed:
+            times.append(time.process_time() - started)
         state = rules.apply(state, seat, action)
         actions += 1
     return state, actions
@@ -398,7 +449,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--rules", required=True, choices=ids, help="rule set id")
     play.add_argument("--players", type=int, help=players_help)
     play.add_argument("--seed", default="1", help="game seed; digits make a number seed (default: 1)")
-    play.add_argument("--bots", default="", help="comma-separated bot per seat: random or greedy")
+    play.add_argument("--bots", default="", help="comma-separated bot per seat: random, greedy or strong")
     play.add_argument(
         "--option",
         action="append",
@@ -413,11 +464,27 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file")
     replay.set_defaults(func=cmd_replay)
 
-    match = sub.add_parser("match", help="one greedy bot against random bots, seats rotating")
+    match = sub.add_parser("match", help="the first bot of --bots against the others, seats rotating")
     match.add_argument("--rules", required=True, choices=ids, help="rule set id")
     match.add_argument("--players", type=int, help=players_help)
     match.add_argument("--games", type=int, default=200)
     match.add_argument("--seed", default="match", help="base seed of the games")
+    match.add_argument(
+        "--bots", default="", help="comma-separated bots, the measured one first (default: greedy,random,...)"
+    )
+    match.add_argument(
+        "--iterations", type=int, default=DEFAULT_BUDGET.iterations, help="strong bot: iterations per move"
+    )
+    match.add_argument(
+        "--think-seconds", type=float, default=DEFAULT_BUDGET.think_seconds, help="strong bot: CPU s per move"
+    )
+    match.add_argument("--depth", type=int, default=DEFAULT_BUDGET.depth, help="strong bot: rollout moves")
+    match.add_argument(
+        "--rollout-greedy",
+        type=float,
+        default=DEFAULT_BUDGET.rollout_greedy,
+        help="strong bot: share of rollout moves chosen greedily",
+    )
     match.set_defaults(func=cmd_match)
 
     bench = sub.add_parser("bench", help="speed of random play, replay, step and legal_actions")

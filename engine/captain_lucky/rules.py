@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.base import JSON, Action, OptionInfo, Rules, Step, check_new_game
+from engine.base import JSON, Action, OptionInfo, Rules, Step, check_new_game, fresh_rng_state
 from engine.captain_lucky import legal, play, scoring, serial, strategy
 from engine.captain_lucky.actions import check
 from engine.captain_lucky.cards import KINDS, MAX_PLAYERS, MIN_PLAYERS, composition, unshuffled_pile
@@ -131,6 +131,23 @@ class CaptainLuckyRules(Rules[LuckyState]):
 
     def evaluate(self, state: LuckyState, seat: int) -> float:
         return strategy.evaluate(state, seat)
+
+    def determinize(self, state: LuckyState, seat: int, rng: random.Random) -> LuckyState:
+        """Hidden from ``seat``: the other hands (their sizes are public) and the pile's order
+        and the generator. The unseen cards are pooled, shuffled and dealt again."""
+        unseen = list(state.pile)
+        others = [s for s in range(state.players) if s != seat]
+        for s in others:
+            for kind, count in enumerate(state.hands[s]):
+                unseen += [kind] * count
+        unseen.sort()  # which cards are unseen, not where they really are
+        rng.shuffle(unseen)
+        hands = list(state.hands)
+        for s in others:
+            size = sum(state.hands[s])
+            drawn, unseen = unseen[:size], unseen[size:]
+            hands[s] = tuple(drawn.count(kind) for kind in range(len(state.hands[s])))
+        return state._replace(hands=tuple(hands), pile=tuple(unseen), rng_state=fresh_rng_state(rng))
 
     def view(self, state: LuckyState, seat: int | None) -> dict[str, JSON]:
         return view(state, seat, rules_id=self.id, version=self.version, title=self.title)

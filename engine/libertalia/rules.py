@@ -3,9 +3,10 @@ package. Rules in engine/libertalia/rules.md (ids L-…)."""
 
 from __future__ import annotations
 
+import random
 from typing import Any, cast
 
-from engine.base import JSON, Action, OptionInfo, Rules, Step
+from engine.base import JSON, Action, OptionInfo, Rules, Step, fresh_rng_state
 from engine.libertalia import flow, scoring, serial, setup, strategy
 from engine.libertalia.actions import check, owed, to_act
 from engine.libertalia.characters import COLOURS
@@ -119,6 +120,38 @@ class LibertaliaRules(Rules[LibertaliaState]):
 
     def evaluate(self, state: LibertaliaState, seat: int) -> float:
         return strategy.evaluate(state, seat)
+
+    def determinize(self, state: LibertaliaState, seat: int, rng: random.Random) -> LibertaliaState:
+        """Hidden from ``seat`` (L-ZONE-2): each other seat's hand, graveyard, removed cards
+        and Sunrise choice (only their sizes are public), the generator (future deals and bag
+        draws) and the option draws still to come. Each other seat's unseen characters are
+        pooled, shuffled and dealt again into places of the same sizes; future draws come from
+        a fresh generator."""
+        hands, graves, removed = list(state.hands), list(state.graves), list(state.removed)
+        picks = list(state.picks)
+        for s in range(state.players):
+            if s == seat:
+                continue
+            # Which characters are unseen, in a fixed order: not where they really are.
+            chosen = [state.picks[s]] if state.picks[s] else []
+            pool = sorted([*state.hands[s], *state.graves[s], *state.removed[s], *chosen])
+            rng.shuffle(pool)
+            if state.picks[s]:
+                picks[s] = pool.pop()
+            held, dead = len(state.hands[s]), len(state.graves[s])
+            hands[s] = tuple(sorted(pool[:held]))
+            graves[s] = tuple(sorted(pool[held : held + dead]))
+            removed[s] = tuple(sorted(pool[held + dead :]))
+        return state._replace(
+            hands=tuple(hands),
+            graves=tuple(graves),
+            removed=tuple(removed),
+            picks=tuple(picks),
+            fixed_ranks=state.fixed_ranks[: state.campaign],
+            fixed_layouts=state.fixed_layouts[: state.campaign],
+            fixed_draws=(),
+            rng_state=fresh_rng_state(rng),
+        )
 
     def view(self, state: LibertaliaState, seat: int | None) -> dict[str, JSON]:
         return view(state, seat, rules_id=self.id, version=self.version, title=self.title)

@@ -7,7 +7,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engine.base import JSON, Action, OptionInfo, Rules, Step, check_new_game
+from engine.base import JSON, Action, OptionInfo, Rules, Step, check_new_game, fresh_rng_state
 from engine.errors import InvalidOptions
 from engine.pirates import legal, play, scoring, serial, strategy
 from engine.pirates.actions import Capture, Mutiny, check
@@ -143,6 +143,12 @@ class PiratesRules(Rules[PiratesState]):
 
     def evaluate(self, state: PiratesState, seat: int) -> float:
         return strategy.evaluate(state, seat)
+
+    def determinize(self, state: PiratesState, seat: int, rng: random.Random) -> PiratesState:
+        """Hidden from every seat: the deck's order and the generator (P-CAP-9 draws)."""
+        deck = sorted(state.deck)  # from what the seat knows (which cards), not the real order
+        rng.shuffle(deck)
+        return state._replace(deck=tuple(deck), rng_state=fresh_rng_state(rng))
 
     def view(self, state: PiratesState, seat: int | None) -> dict[str, JSON]:
         return view(state, seat, rules_id=self.id, version=self.version, title=self.title)

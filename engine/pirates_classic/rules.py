@@ -3,9 +3,10 @@ this package. The rules are engine/pirates_classic/rules.md (rule ids C-…)."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from engine.base import JSON, Action, OptionInfo, Rules, Step, check_new_game
+from engine.base import JSON, Action, OptionInfo, Rules, Step, check_new_game, fresh_rng_state
 from engine.pirates.rules import deal
 from engine.pirates.state import PIRATES_PER_SEAT
 from engine.pirates_classic import legal, play, scoring, serial
@@ -100,6 +101,13 @@ class PiratesClassicRules(Rules[ClassicState]):
 
     def evaluate(self, state: ClassicState, seat: int) -> float:
         return scoring.evaluate(state, seat)
+
+    def determinize(self, state: ClassicState, seat: int, rng: random.Random) -> ClassicState:
+        """Hidden from every seat: the deck's order and the generator; the challenge questions
+        and answers are public."""
+        deck = sorted(state.deck)  # from what the seat knows (which cards), not the real order
+        rng.shuffle(deck)
+        return state._replace(deck=tuple(deck), rng_state=fresh_rng_state(rng))
 
     def view(self, state: ClassicState, seat: int | None) -> dict[str, JSON]:
         return view(state, seat, rules_id=self.id, version=self.version, title=self.title)

@@ -52,6 +52,9 @@ class Playout:
     # Previews said (not None), and previews compared with a secret changed.
     previews: int = 0
     preview_variants: int = 0
+    # Determinizations checked, and those whose hidden parts (beyond the generator) differed.
+    determinized: int = 0
+    redrawn: int = 0
     visited: list[tuple[Any, int, Action]] = field(default_factory=list)
 
 
@@ -262,6 +265,48 @@ def secret_variants(rules: Rules[Any], state: Any, seat: int) -> list[Any]:
     return list(variants.values())
 
 
+DETERMINIZE_DRAWS = 6
+
+
+def check_determinize(rules: Rules[Any], state: Any, seat: int, others: list[Any]) -> tuple[int, int]:
+    """``determinize(state, seat, rng)``: the state is unchanged; each draw loads back and
+    gives ``seat`` the same view and legal actions; the generator is never the real one; and
+    where ``others`` (states differing from ``state`` only in what ``seat`` may not see) show
+    a hidden part beyond the generator, some draw differs from the truth there too. Returns
+    (draws checked, draws that redrew a hidden part beyond the generator). With the same
+    generator, ``determinize`` gives one state for ``state`` and for each of ``others``: it
+    reads only what the seat sees, so a search bot's choice cannot depend on a secret."""
+    before = rules.dump(state)
+    generators = generator_parts(before)
+    seen = as_json(rules.view(state, seat))
+    legal = rules.legal_actions(state, seat)
+    redrawn = 0
+    for k in range(DETERMINIZE_DRAWS):
+        drawn = rules.determinize(state, seat, random.Random(f"{SEED_MARK}:determinize:{k}"))
+        assert rules.dump(state) == before, "determinize must never change the state it is given"
+        data = rules.dump(drawn)
+        assert rules.dump(rules.load(json.loads(json.dumps(data)))) == data, "a determinization loads back"
+        assert as_json(rules.view(drawn, seat)) == seen, (
+            "a determinization shows the seat its view of the truth"
+        )
+        assert rules.legal_actions(drawn, seat) == legal, "a determinization gives the seat the same actions"
+        for key in generators:
+            assert data[key] != before[key], f"determinize leaks the truth: {key} is the real generator"
+        redrawn += any(data[key] != before[key] for key in before if key not in generators)
+    for other in others:
+        for k in range(2):
+            seeded = f"{SEED_MARK}:determinize:{k}"
+            mine = rules.dump(rules.determinize(state, seat, random.Random(seeded)))
+            theirs = rules.dump(rules.determinize(other, seat, random.Random(seeded)))
+            assert mine == theirs, "determinize reads a secret: it draws alike only from what the seat sees"
+    hidden = any(
+        rules.dump(other)[key] != before[key] for other in others for key in before if key not in generators
+    )
+    if hidden:
+        assert redrawn, f"determinize leaks the truth: {DETERMINIZE_DRAWS} draws kept every hidden part"
+    return DETERMINIZE_DRAWS, redrawn
+
+
 def check_reveals(rules: Rules[Any], state: Any, seat: int, action: Action, done: Step[Any]) -> bool:
     """``reveals`` answers None or a clause, changes nothing (the generator included), and a
     move it calls revealing nothing is no secret step and leaves every secret part of the
@@ -413,6 +458,11 @@ def check_state(
         if record is not None:
             record.secret_variants += variants
             record.preview_variants += compared
+        if not finished:
+            drawn, redrawn = check_determinize(rules, state, seat, others)
+            if record is not None:
+                record.determinized += drawn
+                record.redrawn += redrawn
     for action in GARBAGE:
         for seat in to_act or range(players):
             check_refused(rules, state, seat, action)

@@ -28,6 +28,7 @@ from tests.engine.toy_rules import (
     MutatingDoubloons,
     PeekingDoubloons,
     PryingPreviewDoubloons,
+    TellingDoubloons,
     WrongScoreDoubloons,
 )
 
@@ -84,6 +85,8 @@ def test_random_playouts_keep_the_contract(rules_id: str, players: int) -> None:
     assert sum(p.preview_variants for p in playouts) > 20, "preview was compared across secrets"
     assert sum(p.undoable for p in playouts) > 0, "some move of the rule set can be taken back"
     assert any(p.finished for p in playouts), f"no random game ended within {MAX_ACTIONS} actions"
+    assert sum(p.determinized for p in playouts) > 20, "determinize was checked"
+    assert sum(p.redrawn for p in playouts) > 10, "determinize drew hidden parts beyond the generator again"
 
 
 def test_the_checks_pass_a_sound_rule_set_with_secret_simultaneous_picks() -> None:
@@ -98,6 +101,7 @@ def test_the_checks_pass_a_sound_rule_set_with_secret_simultaneous_picks() -> No
     assert sum(p.secret_variants for p in playouts) > 20, "reveals was compared across secrets"
     assert sum(p.previews for p in playouts) > 20, "previews were said and checked"
     assert sum(p.preview_variants for p in playouts) > 20, "preview was compared across secrets"
+    assert sum(p.redrawn for p in playouts) > 10, "determinize drew the others' pending bids again"
 
 
 @pytest.mark.parametrize(
@@ -112,9 +116,11 @@ def test_the_checks_pass_a_sound_rule_set_with_secret_simultaneous_picks() -> No
         (ForetellingPreviewDoubloons(), "preview reads a secret"),
         (DicePreviewDoubloons(), "preview never draws from a generator"),
         (WrongScoreDoubloons(), "score_now at the end is the result's scores"),
+        (TellingDoubloons(), "determinize leaks the truth"),
     ],
     ids=["pending-bids-in-view", "secret-bid-in-text", "step-mutates-input", "reveals-peeks", "reveals-lies",
-         "preview-pries", "preview-foretells", "preview-draws", "score-now-wrong"],
+         "preview-pries", "preview-foretells", "preview-draws", "score-now-wrong",
+         "determinize-leaks"],
 )
 def test_the_checks_catch_a_faulty_rule_set(faulty: Rules[Any], complaint: str) -> None:
     with pytest.raises(AssertionError, match=complaint):

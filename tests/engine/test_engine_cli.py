@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine import available_rules, registry
-from engine.cli import main
+from engine.cli import main, wilson
 from tests.engine.toy_rules import DoubloonsRules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -132,3 +132,25 @@ def test_match_and_bench_work_for_any_registered_rule_set(
     assert "Doubloons (test game) (doubloons), 4 players, 5 random games" in out
     assert "replay vs naive reference" in out
     assert "Pirates" not in out and "random games/s vs" not in out
+
+
+def test_match_measures_the_first_bot_with_a_wilson_interval(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(
+        ["match", "--rules", "captain-lucky", "--players", "2", "--games", "4", "--bots", "strong,greedy",
+         "--iterations", "6", "--depth", "6"]
+    ) == 0
+    out = capsys.readouterr().out
+    assert "strong against greedy, seats rotating" in out
+    line = next(text for text in out.splitlines() if text.startswith("strong wins "))
+    assert " of 4 (" in line and "95% interval" in line and "shared" in line
+    assert "CPU s per move: mean" in out
+
+
+def test_match_refuses_an_unknown_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "--rules", "pirates", "--games", "2", "--bots", "clever,greedy,greedy,greedy"]) == 1
+    assert "unknown bots: clever" in capsys.readouterr().err
+
+
+def test_wilson_interval_brackets_the_rate() -> None:
+    low, high = wilson(10, 20)
+    assert low < 0.5 < high and 0.29 < low < 0.30 and 0.70 < high < 0.71

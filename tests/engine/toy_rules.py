@@ -23,6 +23,7 @@ from engine.base import (
     Rules,
     Step,
     check_new_game,
+    fresh_rng_state,
     rng_from_state,
     rng_state_from_json,
     rng_state_to_json,
@@ -208,6 +209,23 @@ class DoubloonsRules(Rules[DoubloonsState]):
 
     def action_count(self, state: DoubloonsState) -> int:
         return state.actions
+
+    def determinize(self, state: DoubloonsState, seat: int, rng: random.Random) -> DoubloonsState:
+        """Others' pending bids are secret: each is drawn again among the bids its seat could
+        have made; the generator (tie rolls) is drawn again too."""
+        pending = tuple(
+            bid if bid is None or s == seat else rng.randint(0, min(MAX_BID, state.purses[s]))
+            for s, bid in enumerate(state.pending)
+        )
+        return state._replace(pending=pending, rng_state=fresh_rng_state(rng))
+
+
+class TellingDoubloons(DoubloonsRules):
+    """Faulty: its determinization is the truth itself, so a search bot would see the others'
+    pending bids and the future rolls."""
+
+    def determinize(self, state: DoubloonsState, seat: int, rng: random.Random) -> DoubloonsState:
+        return state
 
 
 class LeakyDoubloons(DoubloonsRules):
