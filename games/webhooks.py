@@ -327,16 +327,16 @@ def _record(hook: Webhook, delivery: WebhookDelivery, attempt: Attempt, *, final
 
 
 def deliver(game: Game, notices: Iterable[Notice], *, final: bool = False) -> int:
-    """POST each notice to each live hook of ``game`` that asked for its event and has not had
-    it yet; returns how many are still owed and worth a retry (with ``final``, none: the
-    last try gives those up). No lock or transaction is held during a POST."""
+    """POST each notice to each live hook of ``game`` (its own and its crews') that asked for
+    its event and has not had it yet; returns how many are still owed and worth a retry (with
+    ``final``, none: the last try gives those up). No lock or transaction is held during a POST."""
     notices = list(notices)
     owed = 0
-    for hook in Webhook.objects.filter(game=game, disabled_at__isnull=True).order_by("pk"):
+    for hook in Webhook.live_for(game.pk).order_by("pk"):
         for notice in notices:
             if notice.event not in hook.events:
                 continue
-            delivery = _delivery(hook, notice.key)
+            delivery = _delivery(hook, hook.event_key(game.pk, notice.key))
             if delivery.status != WebhookDelivery.Status.PENDING:
                 continue
             if Webhook.objects.filter(pk=hook.pk, disabled_at__isnull=False).exists():

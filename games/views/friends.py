@@ -18,6 +18,7 @@ from games.services import crews as crew_services
 from games.services import rematch as rematch_services
 from games.throttling import GameCreateThrottle, InvitationThrottle, throttle, throttled_response
 from games.views.accounts import current_user
+from games.views.webhooks import crew_settings_context
 
 MAX_FIELD = 2000
 
@@ -196,6 +197,7 @@ def crew(request: HttpRequest, crew_id: int) -> HttpResponse:
             "finished": [g for g in games if g.status == Game.Status.FINISHED],
             "standings": crew_services.crew_standings(crew, request.user),
             "rule_sets": engine.available_rules(),
+            **crew_settings_context(request, crew),
         },
     )
 
