@@ -1,6 +1,7 @@
 """Webhooks: a game's players point its news at a chat channel (Discord, Slack) or at a
 program of theirs (signed JSON); a crew's members do the same for every game of the crew.
-This module makes, lists and deletes hooks and decides which URLs and addresses a hook may reach; games/webhooks.py delivers.
+This module makes, lists and deletes hooks and decides which URLs and addresses a hook may
+reach; games/webhooks.py delivers.
 
 Server-side request forgery: a hook's URL is checked when it is saved (scheme, host, an IP
 literal's address) and the address its host resolves to is checked again at every delivery,
