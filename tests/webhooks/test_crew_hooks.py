@@ -166,7 +166,8 @@ def test_the_crew_page_form_adds_shows_the_secret_once_and_deletes(users: list[U
     assert hook.secret in first and f"/crews/{crew.pk}/webhooks/{hook.pk}/delete/" in first
     assert hook.secret not in client.get(f"/crews/{crew.pk}/").content.decode()
     # Bad input: a message, nothing made.
-    shown = client.post(f"/crews/{crew.pk}/webhooks/", {"url": "ftp://x.example/", "format": "json"}, follow=True)
+    bad = {"url": "ftp://x.example/", "format": "json"}
+    shown = client.post(f"/crews/{crew.pk}/webhooks/", bad, follow=True)
     assert "must start with https" in shown.content.decode() and Webhook.objects.count() == 1
     # Someone outside the crew changes nothing.
     outsider = Client()
