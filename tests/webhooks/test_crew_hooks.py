@@ -90,6 +90,26 @@ def test_a_disabled_crew_hook_and_a_game_with_no_hook_owe_nothing(
     assert not Outbox.objects.filter(game=game, kind=Outbox.Kind.WEBHOOK).exists()
 
 
+def test_a_failing_crew_hook_is_disabled_with_one_email_naming_the_crew(
+    users: list[User], client_for: ClientFor, receiver: Receiver, settings: Any, move: Any
+) -> None:
+    from django.core import mail
+
+    settings.WEBHOOK_MAX_RETRIES = 1
+    settings.WEBHOOK_DISABLE_AFTER = 4
+    game = started_game(users)
+    crew = crew_of(users, game)
+    hook = add_crew_hook(client_for, users[1], crew, receiver.url, events=["move"])
+    receiver.script = [503] * 100
+    for seed in range(4):
+        move(game, seed)
+    assert len(receiver.requests) == 4  # two moves, a try and a retry each; then it is off
+    assert Webhook.objects.get(pk=hook["id"]).disabled_at is not None
+    (email,) = [m for m in mail.outbox if "turned off" in m.subject]
+    assert email.to == [users[1].email] and "Black Gulls" in email.subject
+    assert f"/crews/{crew.pk}/" in email.body and "/hook/" not in email.body
+
+
 def test_only_members_add_list_and_delete_a_crews_hooks(
     users: list[User], client_for: ClientFor, anonymous: Any
 ) -> None:
