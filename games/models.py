@@ -690,7 +690,8 @@ class Webhook(models.Model):
     """Where a game's news goes besides email: a URL that is POSTed a short message (Discord,
     Slack) or a signed JSON document for each event it asked for (games/webhooks.py).
 
-    Owned by a game (a crew's hooks add an owner column of their own; exactly one is set).
+    Owned by a game or by a crew (exactly one is set): a crew's hook hears every game of the
+    crew (a ``CrewGame`` row links them), its deliveries keyed by game ("g42:move:12").
     ``secret`` signs the JSON bodies and is shown once, when the hook is made. After
     ``WEBHOOK_DISABLE_AFTER`` failed attempts in a row the hook is disabled and its creator
     emailed; a success in between starts the count again."""
@@ -703,6 +704,7 @@ class Webhook(models.Model):
     EVENTS: ClassVar[tuple[str, ...]] = ("turn", "move", "game_started", "game_finished", "chat")
 
     game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="webhooks")
+    crew = models.ForeignKey(Crew, null=True, blank=True, on_delete=models.CASCADE, related_name="webhooks")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     url = models.URLField(max_length=500)
     format = models.CharField(max_length=8, choices=Format.choices)
@@ -719,10 +721,29 @@ class Webhook(models.Model):
         indexes: ClassVar[list[models.Index]] = [
             # Every settled move asks whether its game has a live hook.
             models.Index(fields=["game"], name="webhook_live", condition=Q(disabled_at__isnull=True)),
+            models.Index(fields=["crew"], name="webhook_crew_live", condition=Q(disabled_at__isnull=True)),
+        ]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.CheckConstraint(
+                condition=Q(game__isnull=False, crew__isnull=True) | Q(game__isnull=True, crew__isnull=False),
+                name="webhook_one_owner",
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"webhook {self.pk} of game {self.game_id}"
+        owner = f"game {self.game_id}" if self.game_id is not None else f"crew {self.crew_id}"
+        return f"webhook {self.pk} of {owner}"
+
+    @classmethod
+    def live_for(cls, game_id: int) -> models.QuerySet[Webhook]:
+        """The live hooks that hear game ``game_id``: its own and its crews', in one query."""
+        crews = CrewGame.objects.filter(game_id=game_id).values("crew_id")
+        return cls.objects.filter(Q(game_id=game_id) | Q(crew_id__in=crews), disabled_at__isnull=True)
+
+    def event_key(self, game_id: int, key: str) -> str:
+        """The delivery key of notice ``key`` of game ``game_id`` for this hook: a crew's hook
+        hears several games, so its keys name the game ("g42:move:12")."""
+        return key if self.crew_id is None else f"g{game_id}:{key}"
 
 
 class WebhookDelivery(models.Model):
@@ -736,7 +757,8 @@ class WebhookDelivery(models.Model):
         FAILED = "failed", "Given up"
 
     hook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
-    # "move:12", "turn:12", "game_started:1", "game_finished:80", "chat:<message id>".
+    # "move:12", "turn:12", "game_started:1", "game_finished:80", "chat:<message id>"; a crew's
+    # hook hears several games, so its keys name the game first: "g42:move:12".
     event_key = models.CharField(max_length=40)
     delivery_id = models.UUIDField(unique=True)
     attempts = models.PositiveSmallIntegerField(default=0)

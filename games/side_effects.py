@@ -44,7 +44,7 @@ def after_append(game: Game, *, bot_seats: list[int]) -> None:
 def _webhook_effects(game: Game) -> list[outbox.Effect]:
     """The webhook deliveries of the position ``game`` is now in, if it has a live hook: one
     row for the events since the previous such row (several events when passes were forced)."""
-    if not Webhook.objects.filter(game=game, disabled_at__isnull=True).exists():
+    if not Webhook.live_for(game.pk).exists():
         return []
     previous = (
         Outbox.objects.filter(game=game, kind=Kind.WEBHOOK, key__lt=game.seq)
@@ -57,7 +57,7 @@ def _webhook_effects(game: Game) -> list[outbox.Effect]:
 
 def after_chat(game_id: int, message_id: int) -> None:
     """The webhook deliveries of a chat line, if its game has a live hook."""
-    if Webhook.objects.filter(game_id=game_id, disabled_at__isnull=True).exists():
+    if Webhook.live_for(game_id).exists():
         outbox.add([outbox.Effect(Kind.WEBHOOK_CHAT, game_id, message_id)])
 
 

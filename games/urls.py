@@ -66,6 +66,11 @@ urlpatterns = [
     path("crews/<int:crew_id>/invite/", friends.crew_invite, name="crew-invite"),
     path("crews/<int:crew_id>/new-game/", friends.crew_new_game, name="crew-new-game"),
     path("crews/join/<str:token>/", friends.crew_join, name="crew-join"),
+    path("crews/<int:crew_id>/webhooks/", webhook_views.crew_webhook_add, name="crew-webhook-add"),
+    path(
+        "crews/<int:crew_id>/webhooks/<int:hook_id>/delete/", webhook_views.crew_webhook_delete,
+        name="crew-webhook-delete",
+    ),
     path("games/<int:game_id>/webhooks/", webhook_views.webhook_add, name="game-webhook-add"),
     path(
         "games/<int:game_id>/webhooks/<int:hook_id>/delete/", webhook_views.webhook_delete,

@@ -327,16 +327,16 @@ def _record(hook: Webhook, delivery: WebhookDelivery, attempt: Attempt, *, final
 
 
 def deliver(game: Game, notices: Iterable[Notice], *, final: bool = False) -> int:
-    """POST each notice to each live hook of ``game`` that asked for its event and has not had
-    it yet; returns how many are still owed and worth a retry (with ``final``, none: the
-    last try gives those up). No lock or transaction is held during a POST."""
+    """POST each notice to each live hook of ``game`` (its own and its crews') that asked for
+    its event and has not had it yet; returns how many are still owed and worth a retry (with
+    ``final``, none: the last try gives those up). No lock or transaction is held during a POST."""
     notices = list(notices)
     owed = 0
-    for hook in Webhook.objects.filter(game=game, disabled_at__isnull=True).order_by("pk"):
+    for hook in Webhook.live_for(game.pk).order_by("pk"):
         for notice in notices:
             if notice.event not in hook.events:
                 continue
-            delivery = _delivery(hook, notice.key)
+            delivery = _delivery(hook, hook.event_key(game.pk, notice.key))
             if delivery.status != WebhookDelivery.Status.PENDING:
                 continue
             if Webhook.objects.filter(pk=hook.pk, disabled_at__isnull=False).exists():
@@ -371,7 +371,7 @@ def deliver_chat(*, game_id: int, message_id: int, final: bool = False) -> int:
 
 def send_disabled_email(*, hook_id: int) -> bool:
     """Tells the hook's creator it was disabled, once (``Notification`` kind webhook_off)."""
-    hook = Webhook.objects.select_related("created_by", "game").filter(pk=hook_id).first()
+    hook = Webhook.objects.select_related("created_by", "game", "crew").filter(pk=hook_id).first()
     if hook is None or hook.disabled_at is None:
         return False
     creator = hook.created_by
@@ -379,12 +379,19 @@ def send_disabled_email(*, hook_id: int) -> bool:
         return False
     game = hook.game
 
+    crew = hook.crew
+
     def build() -> EmailMultiAlternatives:
-        name = game.display_name if game is not None else "your crew"
+        if game is not None:
+            name, page = game.display_name, emails.game_url(creator, game)
+        elif crew is not None:  # a crew's hook: its page, where its members set hooks
+            name, page = f"the crew {crew.name}", f"{settings.SITE_URL}{reverse('crew', args=[crew.pk])}"
+        else:
+            name, page = "your crew", settings.SITE_URL
         context = {
             "game": game, "game_name": name, "hook_url": _shown_url(hook.url),
             "failures": settings.WEBHOOK_DISABLE_AFTER, "last_error": hook.last_error,
-            "game_url": emails.game_url(creator, game) if game is not None else settings.SITE_URL,
+            "game_url": page,
         }
         return emails.render("webhook_disabled", to=mail_address(creator),
                              subject=f"A webhook of {name} was turned off", context=context, user=creator)

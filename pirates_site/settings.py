@@ -605,6 +605,7 @@ for _queue in (CELERY_TASK_DEFAULT_QUEUE, CELERY_MAIL_QUEUE):
 # saved and again, on the resolved address, at every delivery).
 WEBHOOK_ALLOW_LOOPBACK = env_bool("WEBHOOK_ALLOW_LOOPBACK", DEBUG)
 WEBHOOK_MAX_PER_GAME = env_int("WEBHOOK_MAX_PER_GAME", 5)
+WEBHOOK_MAX_PER_CREW = env_int("WEBHOOK_MAX_PER_CREW", 5)
 # Connecting and each read of one delivery; a slow receiver is a failed attempt.
 WEBHOOK_TIMEOUT_SECONDS = float(env_str("WEBHOOK_TIMEOUT_SECONDS") or 5)
 # A failed delivery is retried after base, 2 x base ... up to the cap, this many times.

@@ -29,6 +29,11 @@ urlpatterns = [
         "crews/<int:crew_id>/invitations/", friends.CrewInvitationsView.as_view(), name="api-crew-invitations"
     ),
     path("crews/<int:crew_id>/games/", friends.CrewGamesView.as_view(), name="api-crew-games"),
+    path("crews/<int:crew_id>/webhooks/", webhook_views.CrewWebhooksView.as_view(), name="api-crew-webhooks"),
+    path(
+        "crews/<int:crew_id>/webhooks/<int:hook_id>/", webhook_views.CrewWebhookView.as_view(),
+        name="api-crew-webhook",
+    ),
     path("games/<int:game_id>/invitations/", views.GameInvitationsView.as_view(), name="api-invitations"),
     path("games/<int:game_id>/chat/", views.GameChatView.as_view(), name="api-game-chat"),
     path("games/<int:game_id>/take-back/", views.GameTakeBackView.as_view(), name="api-game-take-back"),

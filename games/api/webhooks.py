@@ -1,9 +1,10 @@
-"""The API of a game's webhooks: its players add, list and delete them
-(games/services/webhooks.py); the secret that signs JSON deliveries is shown once, in the
-answer that made the hook."""
+"""The API of webhooks: a game's players add, list and delete the game's, a crew's members
+the crew's (games/services/webhooks.py), with one input, one output and one answer shape for
+both; the secret that signs JSON deliveries is shown once, in the answer that made the hook."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -29,8 +30,22 @@ ERRORS = {
 }
 
 
+CREW_ERRORS = {
+    400: ERRORS[400],
+    401: ERRORS[401],
+    404: OpenApiResponse(
+        s.ErrorOutput, description="No such crew (or not yours), or no such hook in it."
+    ),
+    409: OpenApiResponse(s.ErrorOutput, description="The crew has as many hooks as it may."),
+}
+
+
 def errors(*codes: int) -> dict[int, OpenApiResponse]:
     return {code: ERRORS[code] for code in codes}
+
+
+def crew_errors(*codes: int) -> dict[int, OpenApiResponse]:
+    return {code: CREW_ERRORS[code] for code in codes}
 
 
 class WebhookCreateInput(serializers.Serializer[Any]):
@@ -81,6 +96,26 @@ def _person(request: Request) -> User:
     return user
 
 
+def _listed(hooks: list[Webhook]) -> Response:
+    return Response(WebhookListOutput({"webhooks": [webhooks.describe(h) for h in hooks]}).data)
+
+
+def _created(request: Request, create: Callable[..., tuple[Webhook, str]], **owner: int) -> Response:
+    """Checks the input and makes the hook with ``create(**owner, …)``: the secret is answered once."""
+    data = WebhookCreateInput(data=request.data)
+    data.is_valid(raise_exception=True)
+    v = data.validated_data
+    hook, secret = create(
+        **owner, user=_person(request), url=v["url"], format=v["format"],
+        events=v.get("events"), mentions=v.get("mentions"),
+    )
+    answer = {**webhooks.describe(hook), "secret": secret}
+    return Response(WebhookCreatedOutput(answer).data, status=status.HTTP_201_CREATED)
+
+
+CREATE_SUMMARY = "Add a webhook: turn notices and other news to Discord, Slack or your own program"
+
+
 class GameWebhooksView(APIView):
     permission_classes = [IsAuthenticated]
 
@@ -91,26 +126,17 @@ class GameWebhooksView(APIView):
         tags=["webhooks"],
     )
     def get(self, request: Request, game_id: int) -> Response:
-        hooks = webhooks.webhook_list(game_id=game_id, user=_person(request))
-        return Response(WebhookListOutput({"webhooks": [webhooks.describe(h) for h in hooks]}).data)
+        return _listed(webhooks.webhook_list(game_id=game_id, user=_person(request)))
 
     @extend_schema(
         operation_id="games_webhooks_create",
-        summary="Add a webhook: turn notices and other news to Discord, Slack or your own program",
+        summary=CREATE_SUMMARY,
         request=WebhookCreateInput,
         responses={201: WebhookCreatedOutput, **errors(400, 401, 403, 404, 409)},
         tags=["webhooks"],
     )
     def post(self, request: Request, game_id: int) -> Response:
-        data = WebhookCreateInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        v = data.validated_data
-        hook, secret = webhooks.webhook_create(
-            game_id=game_id, user=_person(request), url=v["url"], format=v["format"],
-            events=v.get("events"), mentions=v.get("mentions"),
-        )
-        answer = {**webhooks.describe(hook), "secret": secret}
-        return Response(WebhookCreatedOutput(answer).data, status=status.HTTP_201_CREATED)
+        return _created(request, webhooks.webhook_create, game_id=game_id)
 
 
 class GameWebhookView(APIView):
@@ -124,4 +150,41 @@ class GameWebhookView(APIView):
     )
     def delete(self, request: Request, game_id: int, hook_id: int) -> Response:
         webhooks.webhook_delete(game_id=game_id, hook_id=hook_id, user=_person(request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class CrewWebhooksView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="crews_webhooks_list",
+        summary="The crew's webhooks: each hears every game of the crew (members only; secrets never listed)",
+        responses={200: WebhookListOutput, **crew_errors(401, 404)},
+        tags=["webhooks"],
+    )
+    def get(self, request: Request, crew_id: int) -> Response:
+        return _listed(webhooks.crew_webhook_list(crew_id=crew_id, user=_person(request)))
+
+    @extend_schema(
+        operation_id="crews_webhooks_create",
+        summary=f"{CREATE_SUMMARY}, for every game of the crew",
+        request=WebhookCreateInput,
+        responses={201: WebhookCreatedOutput, **crew_errors(400, 401, 404, 409)},
+        tags=["webhooks"],
+    )
+    def post(self, request: Request, crew_id: int) -> Response:
+        return _created(request, webhooks.crew_webhook_create, crew_id=crew_id)
+
+
+class CrewWebhookView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="crews_webhooks_delete",
+        summary="Delete one of the crew's webhooks (any member of the crew)",
+        responses={204: None, **crew_errors(401, 404)},
+        tags=["webhooks"],
+    )
+    def delete(self, request: Request, crew_id: int, hook_id: int) -> Response:
+        webhooks.crew_webhook_delete(crew_id=crew_id, hook_id=hook_id, user=_person(request))
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,6 +1,7 @@
 """Webhooks: a game's players point its news at a chat channel (Discord, Slack) or at a
-program of theirs (signed JSON). This module makes, lists and deletes hooks and decides which
-URLs and addresses a hook may reach; games/webhooks.py delivers.
+program of theirs (signed JSON); a crew's members do the same for every game of the crew.
+This module makes, lists and deletes hooks and decides which URLs and addresses a hook may
+reach; games/webhooks.py delivers.
 
 Server-side request forgery: a hook's URL is checked when it is saved (scheme, host, an IP
 literal's address) and the address its host resolves to is checked again at every delivery,
@@ -22,7 +23,8 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from games.models import Game, Seat, Webhook
+from games.models import Crew, Game, Seat, Webhook
+from games.services.crews import crew_for
 from games.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 
 MAX_URL = 500
@@ -158,28 +160,43 @@ def _game_for_player(game_id: object, user: User, *, lock: bool = False) -> Game
     return game
 
 
+def _checked(url: object, format: object, events: object, mentions: object) -> dict[str, Any]:
+    """The fields of a new hook, or InvalidInput: checked before any row is read or locked."""
+    check_url(url)
+    return {
+        "url": str(url).strip(), "format": _check_format(format), "events": _check_events(events),
+        "mentions": _check_mentions(mentions),
+    }
+
+
+def _make(
+    owner: dict[str, Any], user: User, fields: dict[str, Any], cap: int, whose: str
+) -> tuple[Webhook, str]:
+    """A new hook of ``owner`` (``{"game": …}`` or ``{"crew": …}``, its row locked by the
+    caller) unless it has ``cap`` already; and its secret, shown only now."""
+    if Webhook.objects.filter(**owner).count() >= cap:
+        raise Conflict(f"{whose} has at most {cap} webhooks: delete one first.")
+    secret = secrets.token_hex(32)
+    hook = Webhook.objects.create(**owner, **fields, created_by=user, secret=secret)
+    return hook, secret
+
+
+def _delete(owner: dict[str, Any], hook_id: object, missing: str) -> None:
+    deleted, _ = Webhook.objects.filter(**owner, pk=hook_id if isinstance(hook_id, int) else 0).delete()
+    if not deleted:
+        raise NotFound(missing)
+
+
 def webhook_create(
     *, game_id: int, user: User, url: object, format: object, events: object = None, mentions: object = None
 ) -> tuple[Webhook, str]:
     """A new hook of ``game_id`` made by one of its players, and its secret (shown only now)."""
-    check_url(url)
-    fmt = _check_format(format)
-    chosen = _check_events(events)
-    handles = _check_mentions(mentions)
+    fields = _checked(url, format, events, mentions)
     with transaction.atomic():
         game = _game_for_player(game_id, user, lock=True)
         if game.is_over:
             raise Conflict("The game is over: it has no news left to send.")
-        if Webhook.objects.filter(game=game).count() >= settings.WEBHOOK_MAX_PER_GAME:
-            raise Conflict(
-                f"A game has at most {settings.WEBHOOK_MAX_PER_GAME} webhooks: delete one first."
-            )
-        secret = secrets.token_hex(32)
-        hook = Webhook.objects.create(
-            game=game, created_by=user, url=str(url).strip(), format=fmt, events=chosen,
-            mentions=handles, secret=secret,
-        )
-    return hook, secret
+        return _make({"game": game}, user, fields, settings.WEBHOOK_MAX_PER_GAME, "A game")
 
 
 def webhook_list(*, game_id: int, user: User) -> list[Webhook]:
@@ -191,14 +208,42 @@ def webhook_delete(*, game_id: int, hook_id: object, user: User) -> None:
     """Any player of the game may delete its hooks; a hook of another game is not found."""
     with transaction.atomic():
         game = _game_for_player(game_id, user, lock=True)
-        hooks = Webhook.objects.filter(game=game, pk=hook_id if isinstance(hook_id, int) else 0)
-        deleted, _ = hooks.delete()
-        if not deleted:
-            raise NotFound(f"Game {game.pk} has no webhook {hook_id}.")
+        _delete({"game": game}, hook_id, f"Game {game.pk} has no webhook {hook_id}.")
+
+
+def _crew_for_member(crew_id: object, user: User, *, lock: bool = False) -> Crew:
+    """The crew ``crew_id`` if ``user`` is a member; anyone else is told there is no such crew
+    (as everywhere in the crew API)."""
+    crew = crew_for(crew_id, user)
+    if lock:
+        Crew.objects.select_for_update().filter(pk=crew.pk).first()
+    return crew
+
+
+def crew_webhook_create(
+    *, crew_id: int, user: User, url: object, format: object, events: object = None, mentions: object = None
+) -> tuple[Webhook, str]:
+    """A new hook of ``crew_id`` made by one of its members: it hears every game of the crew."""
+    fields = _checked(url, format, events, mentions)
+    with transaction.atomic():
+        crew = _crew_for_member(crew_id, user, lock=True)
+        return _make({"crew": crew}, user, fields, settings.WEBHOOK_MAX_PER_CREW, "A crew")
+
+
+def crew_webhook_list(*, crew_id: int, user: User) -> list[Webhook]:
+    crew = _crew_for_member(crew_id, user)
+    return list(Webhook.objects.filter(crew=crew).order_by("pk"))
+
+
+def crew_webhook_delete(*, crew_id: int, hook_id: object, user: User) -> None:
+    """Any member of the crew may delete its hooks; a hook of another crew is not found."""
+    with transaction.atomic():
+        crew = _crew_for_member(crew_id, user, lock=True)
+        _delete({"crew": crew}, hook_id, f"Crew {crew.pk} has no webhook {hook_id}.")
 
 
 def describe(hook: Webhook) -> dict[str, Any]:
-    """A hook as its game's players see it: never its secret."""
+    """A hook as its game's players (or crew's members) see it: never its secret."""
     return {
         "id": hook.pk,
         "url": hook.url,

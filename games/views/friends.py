@@ -18,6 +18,7 @@ from games.services import crews as crew_services
 from games.services import rematch as rematch_services
 from games.throttling import GameCreateThrottle, InvitationThrottle, throttle, throttled_response
 from games.views.accounts import current_user
+from games.views.webhooks import crew_settings_context
 
 MAX_FIELD = 2000
 
@@ -197,6 +198,7 @@ def crew(request: HttpRequest, crew_id: int) -> HttpResponse:
             "finished": [g for g in games if g.status == Game.Status.FINISHED],
             "standings": [(table, _wins_chart(table)) for table in standings],
             "rule_sets": engine.available_rules(),
+            **crew_settings_context(request, crew),
         },
     )
 

@@ -90,6 +90,8 @@ def test_schema_lists_every_endpoint(anonymous: APIClient) -> None:
         "/api/crews/{crew_id}/",
         "/api/crews/{crew_id}/invitations/",
         "/api/crews/{crew_id}/games/",
+        "/api/crews/{crew_id}/webhooks/",
+        "/api/crews/{crew_id}/webhooks/{hook_id}/",
         "/api/games/{game_id}/invitations/",
         "/api/games/{game_id}/chat/",
         "/api/games/{game_id}/take-back/",

@@ -47,6 +47,7 @@ JSON_POSTS = {
     # {crew}: a crew that does not exist (the game's id), so only "no server error" is asked.
     "/api/crews/{crew}/invitations/": False,
     "/api/crews/{crew}/games/": False,
+    "/api/crews/{crew}/webhooks/": False,
 }
 # A token of the right shape that names no invitation.
 NO_TOKEN = "x" * 32

@@ -192,6 +192,10 @@ TARGETS = (
     Target("GET", "/crews/{crew}/"),
     Target("POST", "/crews/{crew}/invite/", {"emails": "eve@example.com"}),
     Target(
+        "POST", "/crews/{crew}/webhooks/",
+        {"url": "https://hooks.example.com/x", "format": "json", "events": "turn"},
+    ),
+    Target(
         "POST", "/crews/{crew}/new-game/", {"rules": "pirates", "bot_seats": "1", "visibility": "private"}
     ),
     Target("GET", "/crews/join/{crew_token}/"),
