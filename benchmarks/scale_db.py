@@ -394,8 +394,8 @@ def create_players(count: int, now: datetime) -> list[int]:
         copy_rows(
             cursor,
             "games_playerprofile",
-            ("user_id", "display_name", "notify", "timezone", "confirm_moves"),
-            [(i, f"Captain {i}" if i % 3 else "", "none", "UTC", bool(i % 2)) for i in ids],
+            ("user_id", "display_name", "notify", "timezone", "confirm_moves", "rate_private_games"),
+            [(i, f"Captain {i}" if i % 3 else "", "none", "UTC", bool(i % 2), False) for i in ids],
         )
         copy_rows(
             cursor,
