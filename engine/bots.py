@@ -1,8 +1,8 @@
-"""Computer players: ``random`` (uniform over the legal actions) and ``greedy`` (one-ply
+"""Computer players: ``random`` (uniform over the legal actions), ``greedy`` (one-ply
 look-ahead with the rule set's own ``evaluate``; uniform like ``random`` when the rule set has
-none), and in the engine's own tools ``strong`` (determinized Monte Carlo search,
-``engine/search.py``). Bots move through the same contract as people and take their
-randomness from the caller's generator, so a bot game is reproducible."""
+none) and ``strong`` (determinized Monte Carlo search, ``engine/search.py``). Bots move through
+the same contract as people and take their randomness from the caller's generator, so a bot
+game is reproducible (the strong bot's for a given budget in iterations)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from engine.base import Action, Rules
 from engine.search import DEFAULT_BUDGET, Budget, search
 
 # The kinds the web service offers.
-BOT_KINDS = ("random", "greedy")
-# Every kind the engine plays (the command line, matches); ``strong`` is not offered yet.
-ENGINE_BOT_KINDS = (*BOT_KINDS, "strong")
+BOT_KINDS = ("random", "greedy", "strong")
+# Every kind the engine plays (the command line, matches): today the same as the service's.
+ENGINE_BOT_KINDS = BOT_KINDS
 
 
 def choose_action(

@@ -14,7 +14,7 @@ import engine
 from games import safejson
 from games.models import Game, PlayerProfile, Seat
 from games.services.accounts import timezone_names
-from games.services.lobby import MAX_OPTIONS_BYTES
+from games.services.lobby import BOT_KINDS, DEFAULT_BOT_KIND, MAX_OPTIONS_BYTES
 
 User = get_user_model()
 
@@ -123,7 +123,10 @@ class GameCreateForm(forms.Form):
         help_text="Seats played by the computer; the rest are for people.",
     )
     bot_kind = forms.ChoiceField(
-        choices=[(Seat.BotKind.GREEDY, "Greedy bot"), (Seat.BotKind.RANDOM, "Random bot")], label="Bot kind"
+        choices=[(kind, Seat.BotKind(kind).label) for kind in BOT_KINDS],
+        initial=DEFAULT_BOT_KIND,
+        label="Bot level",
+        help_text="Strong searches ahead; greedy takes the best move in sight; random plays any move.",
     )
     move_time = forms.ChoiceField(choices=MOVE_TIME_CHOICES, initial="48h", label="Time per move")
     timeout_policy = forms.ChoiceField(

@@ -7,6 +7,7 @@ column kept up to date by ``games.services`` in the same transaction as the even
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any, ClassVar
 
@@ -15,6 +16,8 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+
+from games.seat_names import UNRECORDED_BOT, Sitter, bot_name, seat_names
 
 
 class AppendOnlyError(Exception):
@@ -122,6 +125,7 @@ class Seat(models.Model):
         NONE = "", "Person"
         RANDOM = "random", "Random bot"
         GREEDY = "greedy", "Greedy bot"
+        STRONG = "strong", "Strong bot"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField(
@@ -167,12 +171,23 @@ class Seat(models.Model):
         return self.user_id is None or self.replaced_by_bot
 
     @property
+    def sitter(self) -> Sitter:
+        """Who holds the seat, as ``games.seat_names`` names it."""
+        person = person_name(self.user) if self.user is not None else None
+        return Sitter(self.position, person, (self.bot or UNRECORDED_BOT) if self.plays_as_bot else None)
+
+    @property
     def label(self) -> str:
-        if self.user is not None and not self.replaced_by_bot:
-            return person_name(self.user)
-        if self.user is not None:
-            return f"{person_name(self.user)} (bot)"
-        return f"{self.get_bot_display()}"
+        """This seat's name on its own; ``seat_labels`` numbers bots of one level at a table."""
+        person = person_name(self.user) if self.user is not None else None
+        if person is not None:
+            return person + (" (bot)" if self.replaced_by_bot else "")
+        return bot_name(self.bot)
+
+
+def seat_labels(seats: Iterable[Seat]) -> dict[int, str]:
+    """The names of one game's seats by position: bots of one level numbered ("Strong bot 1")."""
+    return seat_names(seat.sitter for seat in seats)
 
 
 class EventQuerySet(models.QuerySet["Event"]):

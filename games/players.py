@@ -14,7 +14,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 import engine
-from games import ratings
+from games import ratings, seat_names
 from games.charts import Series, line_chart
 from games.errors import NotFound
 from games.models import Game, Rating, RatingChange, Seat, person_name
@@ -134,5 +134,5 @@ def leaderboard(rules_id: object) -> list[dict[str, Any]]:
 
 
 def bot_name(kind: str) -> str:
-    labels = dict(Seat.BotKind.choices)
-    return str(labels.get(kind, f"{kind.capitalize()} bot"))
+    """A bot level rated as one player: named as at the table ("Strong bot")."""
+    return seat_names.bot_name(kind)

@@ -18,6 +18,7 @@ from games.errors import Forbidden, InvalidInput, NotFound
 from games.eventlog import Viewer, public_actor
 from games.models import Event, Game, Invitation, Seat, person_name
 from games.read import SeatTable, fixed_deal_options, rules_for, seat_table
+from games.seat_names import UNRECORDED_BOT
 
 AnyUser = User | AnonymousUser
 
@@ -74,7 +75,7 @@ def seats_summary(game: Game, seats: list[Seat] | None = None) -> list[dict[str,
             "user": seat.user.get_username() if seat.user else None,
             # What people see: the display name (the username identifies, for the API).
             "name": person_name(seat.user) if seat.user else None,
-            "bot": (seat.bot or "greedy") if (seat.user_id is None or seat.replaced_by_bot) else None,
+            "bot": (seat.bot or UNRECORDED_BOT) if (seat.user_id is None or seat.replaced_by_bot) else None,
             "colour": seat.colour or None,
             "must_act": seat.must_act,
         }

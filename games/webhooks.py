@@ -44,7 +44,17 @@ from django.utils import timezone
 
 from games import emails, eventlog, side_effects
 from games.emails.game_events import final_scores
-from games.models import ChatMessage, Event, Game, Notification, Seat, Webhook, WebhookDelivery, person_name
+from games.models import (
+    ChatMessage,
+    Event,
+    Game,
+    Notification,
+    Seat,
+    Webhook,
+    WebhookDelivery,
+    person_name,
+    seat_labels,
+)
 from games.services.accounts import mail_address
 from games.services.errors import InvalidInput
 from games.services.webhooks import IPAddress, Target, allowed_address, check_url
@@ -88,7 +98,7 @@ def _game_data(game: Game) -> dict[str, Any]:
 
 def _seat_names(game: Game) -> dict[int, str]:
     seats = Seat.objects.filter(game=game).select_related("user__profile")
-    return {seat.position: seat.label for seat in seats}
+    return seat_labels(seats)
 
 
 def position_notices(game: Game, seq: int, since: int) -> list[Notice]:

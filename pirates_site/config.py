@@ -51,6 +51,19 @@ def env_int(name: str, default: int) -> int:
         raise ConfigError(f"{name}={raw!r} is not a whole number") from None
 
 
+def env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r} is not a number") from None
+    if not value >= 0:  # also refuses nan
+        raise ConfigError(f"{name}={raw!r} must be 0 or more")
+    return value
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     raw = os.environ.get(name)
     if raw is None:

@@ -24,6 +24,7 @@ from pirates_site.config import (
     FALSE_WORDS,
     ConfigError,
     env_bool,
+    env_float,
     env_int,
     env_list,
     env_str,
@@ -525,6 +526,9 @@ STATE_CACHE_SECONDS = env_int("STATE_CACHE_SECONDS", 6 * 3600)
 
 # Game play
 BOT_MOVE_DELAY_SECONDS = env_int("BOT_MOVE_DELAY_SECONDS", 2)
+# How long the strong bot thinks per move, in CPU seconds of the worker (it stops early after
+# its iteration budget). The worker holds no lock meanwhile (games.services.play.bot_play).
+BOT_THINK_SECONDS = env_float("BOT_THINK_SECONDS", 1.0)
 # The next player's turn email waits this long, so a move taken back at once never
 # sends a stale one; a player seen at the table this recently counts as present (no email
 # for those who chose "only when away").

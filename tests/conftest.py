@@ -117,6 +117,16 @@ def _turn_emails_without_grace(settings: Any) -> None:
     settings.TURN_EMAIL_GRACE_SECONDS = 0
 
 
+# Strong bots think this many CPU seconds per move in tests: a bot game stays quick, and the
+# search still runs (its first iterations are never cut by the clock, engine/search.py).
+TEST_BOT_THINK_SECONDS = "0.02"
+
+
+@pytest.fixture(autouse=True)
+def _bots_think_briefly(settings: Any) -> None:
+    settings.BOT_THINK_SECONDS = float(TEST_BOT_THINK_SECONDS)
+
+
 _LIMITS_PREFIXES = iter(range(1, 10**9))
 
 
@@ -211,6 +221,8 @@ def celery_worker(
         CELERY_TASK_ALWAYS_EAGER="0",
         # Turn emails wait a grace period for take-backs; a test's worker sends them at once.
         TURN_EMAIL_GRACE_SECONDS="0",
+        # The strong bot thinks briefly, as in-process tests (``_bots_think_briefly``).
+        BOT_THINK_SECONDS=TEST_BOT_THINK_SECONDS,
     )
     env.update(celery_worker_env)
     log = tmp_path / "celery-worker.log"

@@ -13,6 +13,7 @@ from rest_framework import serializers
 
 from games import selectors
 from games.models import Game, PlayerProfile, Seat
+from games.services.lobby import BOT_KINDS, DEFAULT_BOT_KIND
 from games.services.play import MAX_IDEMPOTENCY_KEY
 
 
@@ -152,6 +153,12 @@ class GameListOutput(serializers.Serializer[Any]):
     )
 
 
+BOT_LEVELS_HELP = (
+    "The level of the bots: strong (searches ahead, the default), greedy (the best move in sight) "
+    "or random (any legal move)."
+)
+
+
 class GameCreateInput(StrictSerializer):
     rules = StrictCharField(max_length=32, default="pirates")
     players = StrictIntegerField(min_value=1, max_value=10)
@@ -163,6 +170,9 @@ class GameCreateInput(StrictSerializer):
     )
     public = StrictBooleanField(required=False, default=True)
     bot_seats = StrictIntegerField(min_value=0, max_value=9, required=False, default=0)
+    bot_kind = serializers.ChoiceField(
+        choices=list(BOT_KINDS), required=False, default=DEFAULT_BOT_KIND, help_text=BOT_LEVELS_HELP
+    )
 
 
 class GameCreatedOutput(serializers.Serializer[Any]):
@@ -217,7 +227,9 @@ class GameDetailOutput(serializers.Serializer[Any]):
 
 
 class BotsInput(StrictSerializer):
-    kind = serializers.ChoiceField(choices=["greedy", "random"], required=False, default="greedy")
+    kind = serializers.ChoiceField(
+        choices=list(BOT_KINDS), required=False, default=DEFAULT_BOT_KIND, help_text=BOT_LEVELS_HELP
+    )
 
 
 class BotsOutput(serializers.Serializer[Any]):

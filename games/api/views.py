@@ -183,6 +183,7 @@ class GameListView(APIView):
             timeout_policy=v["timeout_policy"],
             is_public=v["public"],
             bot_seats=v["bot_seats"],
+            bot_kind=v["bot_kind"],
         )
         return Response(s.GameCreatedOutput({"id": game.pk}).data, status=status.HTTP_201_CREATED)
 

@@ -13,7 +13,7 @@ from games.emails.rendering import MAX_SENTENCES, _game_context, event_text, ren
 from games.emails.sending import Kind, deliver_once
 from games.emails.unsubscribe import Notify, preference
 from games.links import login_url
-from games.models import Event, Game, Seat, person_name
+from games.models import Event, Game, Seat, person_name, seat_labels
 from games.services.accounts import mail_address
 
 
@@ -105,13 +105,14 @@ def final_scores(game: Game) -> list[dict[str, Any]]:
     result = game.result or {}
     scores = result.get("scores") or []
     winners = set(result.get("winners") or [])
-    seats = {seat.position: seat for seat in Seat.objects.filter(game=game).select_related("user")}
+    seats = {seat.position: seat for seat in Seat.objects.filter(game=game).select_related("user__profile")}
+    names = seat_labels(seats.values())
     rows = []
     for position, score in enumerate(scores):
         seat = seats.get(position)
         rows.append({
             "position": position,
-            "player": seat.label if seat is not None else f"Seat {position}",
+            "player": names[position] if seat is not None else f"Seat {position}",
             "colour": seat.colour if seat is not None else "",
             "score": score,
             "winner": position in winners,

@@ -214,7 +214,8 @@ def crew_game_create(
             rules_id=rules.id, players=players, options={}, title=crew.name, is_public=bool(is_public)
         )
         seats = [Seat(user_id=person.pk) for person in people] + [
-            Seat(user_id=None, bot=Seat.BotKind.GREEDY) for _ in range(bot_seats)
+            # The new-game form's default level (games.services.lobby.DEFAULT_BOT_KIND).
+            Seat(user_id=None, bot=Seat.BotKind.STRONG) for _ in range(bot_seats)
         ]
         game = _seat_group(creator=by, template=template, seats=seats, source=None)
         CrewGame.objects.create(crew=crew, game=game)

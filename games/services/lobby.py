@@ -30,7 +30,9 @@ from games.services.play import lock_game, settle
 MIN_MOVE_TIME = timedelta(hours=1)
 MAX_MOVE_TIME = timedelta(days=14)
 DEFAULT_MOVE_TIME = timedelta(hours=48)
-BOT_KINDS = (Seat.BotKind.GREEDY, Seat.BotKind.RANDOM)
+# The bot levels a game may seat, strongest first; new seats get the strong bot unless asked.
+BOT_KINDS = (Seat.BotKind.STRONG, Seat.BotKind.GREEDY, Seat.BotKind.RANDOM)
+DEFAULT_BOT_KIND = Seat.BotKind.STRONG
 # Options go into the game row, the first event and every GET of the game: a custom card set
 # is a few kilobytes, so this leaves room while no game can weigh megabytes.
 MAX_OPTIONS_BYTES = 16 * 1024
@@ -95,7 +97,7 @@ def game_create(
     timeout_policy: str = Game.TimeoutPolicy.BOT,
     is_public: bool = True,
     bot_seats: int = 0,
-    bot_kind: str = Seat.BotKind.GREEDY,
+    bot_kind: str = DEFAULT_BOT_KIND,
     auto_start: bool = False,
 ) -> Game:
     """A new game in the lobby with the creator in the first seat (and ``bot_seats`` bots);
@@ -129,8 +131,7 @@ def game_create(
         )
     if isinstance(bot_seats, bool) or not isinstance(bot_seats, int) or not (0 <= bot_seats < players):
         raise InvalidInput(f"Bot seats must be between 0 and {players - 1}: the creator takes one seat.")
-    if bot_kind not in BOT_KINDS:
-        raise InvalidInput(f"Unknown bot {bot_kind!r}; choose greedy or random.")
+    _check_bot_kind(bot_kind)
     title = _checked_title(title)
     with transaction.atomic():
         game = Game.objects.create(
@@ -213,9 +214,13 @@ def seat_leave(*, game_id: int, user: User) -> None:
             raise Conflict("You have no seat in this game.")
 
 
-def seats_fill_with_bots(*, game_id: int, by: User, kind: str = Seat.BotKind.GREEDY) -> int:
+def _check_bot_kind(kind: object) -> None:
     if kind not in BOT_KINDS:
-        raise InvalidInput(f"Unknown bot {kind!r}; choose greedy or random.")
+        raise InvalidInput(f"Unknown bot {kind!r}; choose {', '.join(BOT_KINDS[:-1])} or {BOT_KINDS[-1]}.")
+
+
+def seats_fill_with_bots(*, game_id: int, by: User, kind: str = DEFAULT_BOT_KIND) -> int:
+    _check_bot_kind(kind)
     with transaction.atomic():
         game = lock_visible_game(game_id, by)
         _require_creator(game, by)

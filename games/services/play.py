@@ -2,13 +2,16 @@
 
 Locking contract: every function here that appends runs inside ``transaction.atomic`` and
 holds ``SELECT … FOR UPDATE`` on the game row from before it reads ``game.seq`` until commit,
-so appends to one game are serialised and ``seq`` has no gaps. Side effects (emails, bot
+so appends to one game are serialised and ``seq`` has no gaps. ``bot_play`` lets its bots
+think before it takes the lock, on the position it read without one, and records their
+choices only if ``seq`` is still what it read (checked under the lock). Side effects (emails, bot
 moves) are queued with ``transaction.on_commit`` and so never see an uncommitted event.
 """
 
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -19,7 +22,9 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 import engine
+from engine.base import Action
 from engine.bots import choose_action
+from engine.search import Budget
 from games import eventlog, rows, side_effects
 from games.models import Event, Game, Seat
 from games.read.state import cache_put, load_state, rules_for, write_snapshot
@@ -278,32 +283,71 @@ def _submit(
 def bot_play(*, game_id: int, expected_seq: int) -> list[Event]:
     """Moves for every bot seat that must act, if the game is still at ``expected_seq``.
 
+    The bots think with no transaction open and no lock held: the strong bot searches for up
+    to ``BOT_THINK_SECONDS``, and every move, page and sweep of the game would wait that long
+    behind a held lock. Each bot decides on the position at ``expected_seq``, also when several
+    act at once (Libertalia's secret picks: each pick is the bot's own, and ``determinize``
+    hides the others' from it). Then a short transaction locks the game and records the
+    choices only if the game is still at ``expected_seq``; if it moved on meanwhile, nothing
+    is recorded (the new position queued its own bot move).
+
     Safe to run twice: a second run finds the game moved on (or no bot to act) and does nothing.
     """
+    if isinstance(game_id, bool) or not isinstance(game_id, int):
+        return []
+    game = rows.game_row(game_id)
+    if game is None or game.status != Game.Status.ACTIVE or game.seq != expected_seq:
+        return []
+    bots = _bots_to_act(game, game_seats(game))
+    if not bots:
+        return []
+    rules = rules_for(game)
+    state = load_state(game, expected_seq)
+    chosen = {
+        position: (kind, _bot_choice(game, rules, state, position, kind))
+        for position, kind in sorted(bots.items())
+        if position in rules.to_act(state)
+    }
+    if not chosen:
+        return []
     with transaction.atomic():
         try:
             game = lock_game(game_id)
         except NotFound:
             return []
         if game.status != Game.Status.ACTIVE or game.seq != expected_seq:
-            return []
+            return []  # moved on while the bots thought: their choices answer an old position
         seats = game_seats(game)
-        bots = {
-            seat.position: (seat.bot or Seat.BotKind.GREEDY)
-            for seat in seats
-            if seat.position in game.to_act and seat.plays_as_bot
-        }
-        if not bots:
-            return []
-        rules = rules_for(game)
         state = load_state(game)
         events: list[Event] = []
-        for position, kind in sorted(bots.items()):
-            if position not in rules.to_act(state):
+        for position, (kind, action) in chosen.items():
+            # A bot that chose beside another may find its choice overtaken by the other's
+            # (a challenge closes classic Pirates' window for the rest, C-MUT-2): it chooses
+            # again in the position that follows, queued by ``settle``.
+            if position not in rules.to_act(state) or action not in rules.legal_actions(state, position):
                 continue
-            rng = random.Random(f"{game.seed}:{game.seq}:{position}")
-            action = choose_action(rules, state, position, kind, rng)
             event, state = record(game, state, position, action, kind=Event.Kind.BOT, actor=f"bot:{kind}")
             events.append(event)
-        settle(game, state, seats)
+        if events:
+            settle(game, state, seats)
     return events
+
+
+def _bots_to_act(game: Game, seats: list[Seat]) -> dict[int, str]:
+    """The level of bot that plays each seat to act now that a bot plays. A seat handed to a
+    bot before levels were recorded played (and goes on playing) the greedy bot."""
+    return {
+        seat.position: (seat.bot or Seat.BotKind.GREEDY)
+        for seat in seats
+        if seat.position in game.to_act and seat.plays_as_bot
+    }
+
+
+def _bot_choice(game: Game, rules: engine.base.Rules[Any], state: Any, position: int, kind: str) -> Action:
+    """What the bot ``kind`` plays for ``position``. Its generator is seeded by the game, the
+    position's seq and the seat, so the same position gives the same choice (the strong bot's
+    for the same number of iterations). Its time cap reads the worker's CPU time, not the
+    wall clock, so other work on a busy machine does not cut its search shorter."""
+    rng = random.Random(f"{game.seed}:{game.seq}:{position}")
+    budget = Budget(think_seconds=settings.BOT_THINK_SECONDS)
+    return choose_action(rules, state, position, kind, rng, budget=budget, clock=time.process_time)

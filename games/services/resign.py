@@ -21,8 +21,10 @@ def seat_resign(*, game_id: int, user: User) -> Event:
             raise Conflict("Only a running game can be left this way; before the start, leave the lobby.")
         if seat.replaced_by_bot:
             raise Conflict("A bot plays your seat already.")
-        Seat.objects.filter(pk=seat.pk).update(replaced_by_bot=True)
+        # The strongest bot takes the seat: the others at the table deserve a real opponent.
+        Seat.objects.filter(pk=seat.pk).update(replaced_by_bot=True, bot=Seat.BotKind.STRONG)
         seat.replaced_by_bot = True
+        seat.bot = Seat.BotKind.STRONG
         state = load_state(game)
         event = append_event(
             game,

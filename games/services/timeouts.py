@@ -116,6 +116,10 @@ def reminder_send(*, game_id: int, expected_seq: int, now: datetime | None = Non
 
 
 def _bot_action(rules: Any, state: Any, seat: int, rng: random.Random) -> dict[str, Any]:
+    """A move the timeout policy plays for a late person (their missed turn): the greedy bot's, not the
+    strong bot's. The sweep plays it while holding the game's lock (and sweeps many games in
+    one run), so it must be cheap; the person is still at the table and plays their next turn
+    themselves. A seat handed to a bot for good gets the strong bot (``_hand_to_bot``)."""
     try:
         return choose_action(rules, state, seat, Seat.BotKind.GREEDY, rng)
     except ValueError:
@@ -215,7 +219,10 @@ def timeout_apply(*, game_id: int, expected_seq: int, now: datetime | None = Non
 
 def _hand_to_bot(game: Game, state: Any, seat: Seat) -> Event:
     """Caller holds the game lock. The seat's later turns are played by ``bot_play``."""
-    Seat.objects.filter(pk=seat.pk).update(replaced_by_bot=True)
+    # The strongest bot takes the seat, as when a player resigns (games.services.resign).
+    Seat.objects.filter(pk=seat.pk).update(replaced_by_bot=True, bot=Seat.BotKind.STRONG)
+    seat.replaced_by_bot = True
+    seat.bot = Seat.BotKind.STRONG
     name = person_name(seat.user) if seat.user is not None else f"Seat {seat.position}"
     count = seat.consecutive_timeouts
     event = append_event(

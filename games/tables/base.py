@@ -13,6 +13,9 @@ from typing import Any
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
+from games.seat_names import Sitter
+from games.seat_names import seat_names as names_of_seats
+
 # The project's root: a table's templates and stylesheet are found by their package's name in
 # templates/tables/<package>/ and static/tables/<package>/.
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,15 +62,12 @@ def colour_name(colours: list[str], seat: int) -> str:
 
 
 def seat_names(seats_summary: list[dict[str, Any]]) -> dict[int, str]:
-    """The name shown for each seat: its player's display name, or the kind of bot playing it."""
-    names: dict[int, str] = {}
-    for seat in seats_summary:
-        person = seat.get("name") or seat.get("user")
-        if person:
-            names[seat["seat"]] = person + (" (bot)" if seat.get("bot") else "")
-        else:
-            names[seat["seat"]] = f"{(seat.get('bot') or 'greedy').capitalize()} bot"
-    return names
+    """The name shown for each seat (``games.seat_names``): its player's display name, or the
+    level of the bot playing it, numbered when several bots of one level sit at the table."""
+    return names_of_seats(
+        Sitter(seat["seat"], seat.get("name") or seat.get("user") or None, seat.get("bot") or None)
+        for seat in seats_summary
+    )
 
 
 def render_value(value: Any) -> SafeString:

@@ -10,6 +10,7 @@ from django import template
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from games.models import seat_labels
 from games.selectors import fixed_deal_parts
 
 register = template.Library()
@@ -185,3 +186,9 @@ def all_bots(seats: Any) -> bool:
     """Whether every seat of a game's summary (``selectors.seats_summary``) is played by a bot."""
     seats = list(seats or [])
     return bool(seats) and all(seat.get("bot") for seat in seats)
+
+
+@register.filter
+def seat_list(seats: Any) -> str:
+    """A game's seats (``Seat`` rows) named in seat order, bots of one level numbered."""
+    return ", ".join(seat_labels(seats).values())

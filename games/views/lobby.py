@@ -22,6 +22,7 @@ from games.forms import GameCreateForm, InviteForm
 from games.models import Game, person_name
 from games.services.accounts import normal_address
 from games.services.invitations import unverified_problem
+from games.services.lobby import DEFAULT_BOT_KIND
 from games.throttling import GameCreateThrottle, InvitationThrottle, throttle, throttled_response
 from games.views.accounts import current_user
 
@@ -181,7 +182,7 @@ def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def game_fill(request: HttpRequest, game_id: int) -> HttpResponse:
-    kind = request.POST.get("kind") or "greedy"
+    kind = request.POST.get("kind") or DEFAULT_BOT_KIND
     return _game_action(
         request,
         game_id,

@@ -94,8 +94,8 @@ def test_the_time_cap_stops_the_search_by_the_clock_given() -> None:
     assert report.iterations == 3
 
 
-def test_strong_is_an_engine_bot_not_yet_offered_by_the_service() -> None:
-    assert "strong" in ENGINE_BOT_KINDS and "strong" not in BOT_KINDS
+def test_strong_is_an_engine_bot_the_service_offers() -> None:
+    assert "strong" in ENGINE_BOT_KINDS and "strong" in BOT_KINDS
     rules = engine.get_rules("captain-lucky")
     state = rules.new_game(2, "kinds")
     action = choose_action(rules, state, rules.to_act(state)[0], "strong", random.Random(1), budget=TINY)
