@@ -86,6 +86,30 @@ def test_create_then_join_bots_start_and_detail(users: list[User], client_for: C
     }
 
 
+def test_bots_are_strong_unless_asked_and_an_unknown_level_is_a_clear_400(
+    users: list[User], client_for: ClientFor
+) -> None:
+    host = client_for(users[0])
+    refused = host.post("/api/games/", {"players": 3, "bot_seats": 2, "bot_kind": "clever"}, format="json")
+    assert refused.status_code == 400 and refused.json()["error"] == "invalid"
+    assert "bot_kind" in refused.json()["detail"] and "clever" in refused.json()["detail"]
+    assert not Game.objects.exists()
+
+    strong = host.post("/api/games/", {"players": 3, "bot_seats": 2}, format="json").json()["id"]
+    assert [s["bot"] for s in host.get(f"/api/games/{strong}/").json()["seats"]] == [None, "strong", "strong"]
+    greedy = host.post("/api/games/", {"players": 3, "bot_seats": 1, "bot_kind": "greedy"}, format="json")
+    greedy_seats = host.get(f"/api/games/{greedy.json()['id']}/").json()["seats"]
+    assert [s["bot"] for s in greedy_seats] == [None, "greedy"]
+
+    lobby = host.post("/api/games/", {"players": 3}, format="json").json()["id"]
+    unknown = host.post(f"/api/games/{lobby}/bots/", {"kind": "clever"}, format="json")
+    assert unknown.status_code == 400 and "clever" in unknown.json()["detail"]
+    assert Seat.objects.filter(game_id=lobby).count() == 1
+    filled = host.post(f"/api/games/{lobby}/bots/", {}, format="json")
+    assert filled.status_code == 200 and filled.json()["added"] == 2
+    assert [s["bot"] for s in filled.json()["game"]["seats"]] == [None, "strong", "strong"]
+
+
 def test_leave_and_abort(users: list[User], client_for: ClientFor) -> None:
     host, guest = client_for(users[0]), client_for(users[1])
     game_id = host.post("/api/games/", {"players": 3}, format="json").json()["id"]

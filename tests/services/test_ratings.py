@@ -12,6 +12,7 @@ from openskill.models import PlackettLuce
 
 from games import ratings, services, tasks
 from games.models import Game, Outbox, PlayerProfile, RatedGame, Rating, RatingChange, Seat
+from games.players import leaderboard
 from tests.services.ratings_support import finish, new_game, relay_all
 from tests.services.support import make_users
 
@@ -180,6 +181,22 @@ def test_several_seats_of_one_bot_kind_rate_the_kind_once_with_their_mean() -> N
     bot_mus = [after[i][0].mu for i, s in enumerate(seats) if s.user_id is None]
     assert change.mu_after == pytest.approx(sum(bot_mus) / 2)
     assert Rating.objects.get(bot="random").games == 1
+
+
+def test_each_bot_level_is_rated_as_one_player_and_an_unrecorded_level_as_greedy() -> None:
+    anne, bob = make_users(2, "s")
+    finish(new_game([anne, bob], bots=1, bot_kind="strong", rules_id="captain-lucky"), seed=5)
+    relay_all()
+    assert Rating.objects.get(rules_id="captain-lucky", bot="strong").games == 1
+    assert not Rating.objects.filter(bot="greedy").exists()
+    # A bot seat from before levels were recorded counts for the greedy bot it played; a seat
+    # handed to a (strong) bot keeps its person's place.
+    assert ratings.seat_who(Seat(position=0, user=None, bot="")) == ratings.Who(None, "greedy")
+    assert ratings.seat_who(Seat(position=1, user=None, bot="strong")) == ratings.Who(None, "strong")
+    handed = Seat(position=2, user=anne, bot="strong", replaced_by_bot=True)
+    assert ratings.seat_who(handed) == ratings.Who(anne.pk, "")
+    bots = {row["username"]: row["display_name"] for row in leaderboard("captain-lucky") if row["is_bot"]}
+    assert bots == {"bot:strong": "Strong bot"}
 
 
 def test_a_private_game_counts_only_for_those_who_opted_in() -> None:

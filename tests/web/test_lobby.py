@@ -94,6 +94,49 @@ def test_create_game_refuses_bad_input(client: Client) -> None:
     assert not Game.objects.exists()
 
 
+def test_the_new_game_form_offers_three_bot_levels_strong_first_and_by_default(client: Client) -> None:
+    client.force_login(make_user("anne"))
+    page = client.get("/games/new/").content.decode()
+    (select,) = re.findall(r'<select name="bot_kind"[^>]*>(.*?)</select>', page, re.S)
+    options = re.findall(r'<option value="(\w+)"( selected)?>([^<]*)</option>', select)
+    assert options == [("strong", " selected", "Strong bot"), ("greedy", "", "Greedy bot"),
+                       ("random", "", "Random bot")]
+
+
+def test_an_unknown_bot_level_is_a_form_error_and_makes_no_game(client: Client) -> None:
+    client.force_login(make_user("anne"))
+    form = {"rules": "pirates", "players": "3", "bot_seats": "2", "bot_kind": "clever",
+            "move_time": "48h", "timeout_policy": "bot"}
+    response = client.post("/games/new/", form)
+    assert response.status_code == 200
+    assert b"Select a valid choice. clever is not one of the available choices." in response.content
+    assert not Game.objects.exists()
+
+
+def test_two_bots_of_one_level_are_numbered_in_the_lobby_and_at_the_table(client: Client) -> None:
+    anne = make_user("anne")
+    client.force_login(anne)
+    form = {"title": "Two strong", "rules": "pirates", "players": "3", "bot_seats": "2",
+            "bot_kind": "strong", "move_time": "48h", "timeout_policy": "bot"}
+    client.post("/games/new/", form)
+    game = Game.objects.get(title="Two strong")
+    assert list(Seat.objects.filter(game=game).values_list("bot", flat=True)) == ["", "strong", "strong"]
+    for page in (client.get(f"/games/{game.pk}/"), client.get("/games/")):
+        html = page.content.decode()
+        assert "Strong bot 1" in html and "Strong bot 2" in html and "Strong bot 3" not in html
+
+
+def test_fill_without_a_level_seats_strong_bots_and_an_unknown_level_changes_nothing(client: Client) -> None:
+    anne = make_user("anne")
+    game = services.game_create(creator=anne, rules_id="pirates", players=3)
+    client.force_login(anne)
+    refused = client.post(f"/games/{game.pk}/fill/", {"kind": "clever"}, follow=True)
+    assert b"Unknown bot &#x27;clever&#x27;; choose strong, greedy or random." in refused.content
+    assert Seat.objects.filter(game=game).count() == 1
+    client.post(f"/games/{game.pk}/fill/")
+    assert list(Seat.objects.filter(game=game, user=None).values_list("bot", flat=True)) == ["strong"] * 2
+
+
 def test_invitation_link_signup_then_join(
     client: Client, django_capture_on_commit_callbacks: OnCommit
 ) -> None:

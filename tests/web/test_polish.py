@@ -17,6 +17,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 from games import selectors, services, side_effects
 from games.models import Game, Invitation, Seat
 from games.read.state import load_state, rules_for
+from games.seat_names import Sitter, seat_names
 from games.services import game_create
 from games.tables import table_for
 from tests.web.helpers import logged_in, make_user
@@ -150,17 +151,30 @@ def test_a_game_of_bots_says_bots_are_playing_and_names_each_bot_kind() -> None:
         text = status(client)
         assert text.startswith("Bots playing: every seat is played by a bot now. Next to move: "), text
         assert "Waiting" not in text
-    # Each bot is named by its kind wherever seats are listed.
+    # Each bot is named by its level wherever seats are listed, numbered when a level sits
+    # twice; the seat anne left is hers, played by a bot.
     page = logged_in(anne).get(f"/games/{game.pk}/").content.decode()
-    assert "Random bot" in page and "Greedy bot" not in page
+    assert "Random bot 1" in page and "Random bot 2" in page and "Greedy bot" not in page
     lobby = logged_in(anne).get("/games/").content.decode()
     assert lobby.count("Random bot") == 2 and "Greedy bot" not in lobby
+    assert "anne (bot)" in lobby and "Random bot 1" in lobby and "Random bot 2" in lobby
     greedy = game_create(
         creator=anne, rules_id="pirates", players=3, bot_seats=2, bot_kind=Seat.BotKind.GREEDY
     )
     services.game_start(game_id=greedy.pk, by=anne)
     page = logged_in(anne).get(f"/games/{greedy.pk}/").content.decode()
-    assert "Greedy bot" in page and "Random bot" not in page
+    assert "Greedy bot 1" in page and "Greedy bot 2" in page and "Random bot" not in page
+
+
+def test_seats_are_named_by_person_or_bot_level_numbered_only_when_a_level_repeats() -> None:
+    names = seat_names([
+        Sitter(3, None, "strong"), Sitter(0, "Anne", None), Sitter(1, None, "strong"),
+        Sitter(2, None, "greedy"), Sitter(4, "Bob", "strong"), Sitter(5, None, None),
+    ])
+    # An unrecorded level is the greedy bot's (it was the only one): greedy twice, numbered.
+    assert names == {0: "Anne", 1: "Strong bot 1", 2: "Greedy bot 1", 3: "Strong bot 2", 4: "Bob (bot)",
+                     5: "Greedy bot 2"}
+    assert seat_names([Sitter(0, "Anne", None), Sitter(1, None, "random")]) == {0: "Anne", 1: "Random bot"}
 
 
 def test_no_template_comment_shows_on_the_table() -> None:
