@@ -1,7 +1,8 @@
 """Ratings per rule set: OpenSkill's Weng-Lin Plackett-Luce model over the finished games.
 
-Who is rated: every person who held a seat, and each bot kind ("random", "greedy", ...) as one
-pseudo-player per rule set. A game is applied once, in the order of (``finished_at``, game
+Who is rated: every person who held a seat, and each bot level ("random", "greedy", "strong")
+as one pseudo-player per rule set ("bot:strong"; a bot seat that never recorded its level
+played the greedy bot, ``DEFAULT_BOT``). A game is applied once, in the order of (``finished_at``, game
 id), as an outbox side effect of its game-over event (``games.tasks.update_ratings``), or by
 ``manage.py rebuild_ratings``, which recomputes everything from scratch in that order.
 
