@@ -334,8 +334,8 @@ def bot_play(*, game_id: int, expected_seq: int) -> list[Event]:
 
 
 def _bots_to_act(game: Game, seats: list[Seat]) -> dict[int, str]:
-    """The level of bot that plays each seat to act now that a bot plays. A seat handed to a
-    bot before levels were recorded played (and goes on playing) the greedy bot."""
+    """The level of the bot playing each seat that is to act now, for the seats bots play. A
+    seat handed to a bot before levels were recorded played (and goes on playing) the greedy bot."""
     return {
         seat.position: (seat.bot or Seat.BotKind.GREEDY)
         for seat in seats

@@ -20,7 +20,7 @@ from tests.web.test_browser import DESKTOP, PHONE, ConsoleWatch, login, page_fit
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-NAMES = ["anne", "bob", "cat"]  # seats 0-2; a greedy bot plays seat 3
+NAMES = ["anne", "bob", "cat"]  # seats 0-2; a bot (the strong one, the default) plays seat 3
 MAX_TURNS = 300
 # About 30 s of CPU for the whole run (a game of ~110 events, ~70 of them clicked by people);
 # the wall-clock bound leaves room for a busy machine and catches a game that stalls.

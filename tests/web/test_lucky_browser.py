@@ -1,7 +1,7 @@
 """Captain Lucky in a real browser: headless Chromium through Playwright, against
 live_server.
 
-Anne creates a game of Captain Lucky for two people and a greedy bot and invites Bob by email;
+Anne creates a game of Captain Lucky for two people and a (strong) bot and invites Bob by email;
 Bob takes his seat from the link; they play it to the end by clicking the table's own controls
 (Anne at a desktop width, Bob on a 375 px phone, where no page may scroll sideways), see the
 dice of every roll drawn as dice, never see each other's hand, and step through the replay.

@@ -446,8 +446,8 @@ def test_end_screen_and_replay_step_action_by_action_with_dice_and_points(
 def test_a_bot_seat_plays_captain_lucky_through_the_service(
     django_capture_on_commit_callbacks: Callable[..., Any], settings: Any,
 ) -> None:
-    """Bots move through the same service: a game of two people and a greedy bot reaches the
-    end with the bot's moves in the log (engine.bots scores moves with rules.evaluate)."""
+    """Bots move through the same service: a game of two people and a bot (the strong one, the
+    default level) reaches the end with the bot's moves in the log (engine.search plays them)."""
     settings.BOT_MOVE_DELAY_SECONDS = 0
     users = [make_user(n) for n in ("anne", "bob")]
     with django_capture_on_commit_callbacks(execute=True):
@@ -463,4 +463,4 @@ def test_a_bot_seat_plays_captain_lucky_through_the_service(
     bot_moves = Event.objects.filter(game=game, kind="bot")
     assert bot_moves.exists() and {e.seat for e in bot_moves} == {bot_seat}
     page = Client().get(f"/games/{game.pk}/").content.decode()
-    assert "Greedy bot" in page
+    assert "Strong bot" in page
