@@ -30,6 +30,7 @@ from games.models import Crew, CrewGame, CrewInvitation, CrewMember, Game, Invit
 from games.services.accounts import normal_address, speaks_for
 from games.services.errors import AddressNotVerified, Conflict, InvalidInput, NotFound, Throttled
 from games.services.invitations import INVITATION_WINDOW, MAX_INVITES, parse_emails
+from games.services.play import bot_levels
 
 MAX_NAME = 60
 
@@ -214,8 +215,8 @@ def crew_game_create(
             rules_id=rules.id, players=players, options={}, title=crew.name, is_public=bool(is_public)
         )
         seats = [Seat(user_id=person.pk) for person in people] + [
-            # The new-game form's default level (games.services.lobby.DEFAULT_BOT_KIND).
-            Seat(user_id=None, bot=Seat.BotKind.STRONG) for _ in range(bot_seats)
+            # The strongest level the rule set has, as a new game's default.
+            Seat(user_id=None, bot=bot_levels(rules)[0]) for _ in range(bot_seats)
         ]
         game = _seat_group(creator=by, template=template, seats=seats, source=None)
         CrewGame.objects.create(crew=crew, game=game)

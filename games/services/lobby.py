@@ -25,13 +25,14 @@ from games.read.state import cache_put
 from games.services import seating
 from games.services.append import append_event
 from games.services.errors import Conflict, Forbidden, InvalidInput, NotFound
-from games.services.play import lock_game, settle
+from games.services.play import BOT_LEVELS, bot_levels, lock_game, settle
 
 MIN_MOVE_TIME = timedelta(hours=1)
 MAX_MOVE_TIME = timedelta(days=14)
 DEFAULT_MOVE_TIME = timedelta(hours=48)
-# The bot levels a game may seat, strongest first; new seats get the strong bot unless asked.
-BOT_KINDS = (Seat.BotKind.STRONG, Seat.BotKind.GREEDY, Seat.BotKind.RANDOM)
+# The bot levels a game may seat, strongest first; the forms and the API ask for the strong
+# bot unless told otherwise. A service call that names none gets the strongest its rule set has.
+BOT_KINDS = BOT_LEVELS
 DEFAULT_BOT_KIND = Seat.BotKind.STRONG
 # Options go into the game row, the first event and every GET of the game: a custom card set
 # is a few kilobytes, so this leaves room while no game can weigh megabytes.
@@ -97,7 +98,7 @@ def game_create(
     timeout_policy: str = Game.TimeoutPolicy.BOT,
     is_public: bool = True,
     bot_seats: int = 0,
-    bot_kind: str = DEFAULT_BOT_KIND,
+    bot_kind: str | None = None,
     auto_start: bool = False,
 ) -> Game:
     """A new game in the lobby with the creator in the first seat (and ``bot_seats`` bots);
@@ -131,7 +132,7 @@ def game_create(
         )
     if isinstance(bot_seats, bool) or not isinstance(bot_seats, int) or not (0 <= bot_seats < players):
         raise InvalidInput(f"Bot seats must be between 0 and {players - 1}: the creator takes one seat.")
-    _check_bot_kind(bot_kind)
+    bot_kind = _checked_bot_kind(bot_kind, rules)
     title = _checked_title(title)
     with transaction.atomic():
         game = Game.objects.create(
@@ -214,17 +215,34 @@ def seat_leave(*, game_id: int, user: User) -> None:
             raise Conflict("You have no seat in this game.")
 
 
-def _check_bot_kind(kind: object) -> None:
+def _checked_bot_kind(kind: object, rules: engine.base.Rules[Any]) -> str:
+    """``kind`` if it names a bot level that can play ``rules``; None: the strongest that can."""
+    levels = bot_levels(rules)
+    if kind is None:
+        return levels[0]
+    _require_known_bot(kind)
+    if kind not in levels:
+        raise InvalidInput(
+            f"{rules.title} has no {kind} bot (it cannot search its games); "
+            f"choose {', '.join(levels[:-1])} or {levels[-1]}."
+        )
+    return str(kind)
+
+
+def _require_known_bot(kind: object) -> None:
     if kind not in BOT_KINDS:
         raise InvalidInput(f"Unknown bot {kind!r}; choose {', '.join(BOT_KINDS[:-1])} or {BOT_KINDS[-1]}.")
 
 
-def seats_fill_with_bots(*, game_id: int, by: User, kind: str = DEFAULT_BOT_KIND) -> int:
-    _check_bot_kind(kind)
+def seats_fill_with_bots(*, game_id: int, by: User, kind: str | None = None) -> int:
+    """Seat a bot of level ``kind`` (None: the strongest the rule set has) in every free seat."""
+    if kind is not None:
+        _require_known_bot(kind)
     with transaction.atomic():
         game = lock_visible_game(game_id, by)
         _require_creator(game, by)
         _require_lobby(game)
+        kind = _checked_bot_kind(kind, engine.get_rules(game.rules_id, game.rules_version))
         free = _free_positions(game)
         for position in free:
             Seat.objects.create(game=game, position=position, bot=kind)

@@ -39,6 +39,8 @@ READ_COLUMNS = [
     "seq", "head", "to_act", "status", "result", "finished_at", "deadline", "reminder_at", "updated_at"
 ]
 MAX_IDEMPOTENCY_KEY = 100
+# The bot levels the site offers, strongest first.
+BOT_LEVELS = (Seat.BotKind.STRONG, Seat.BotKind.GREEDY, Seat.BotKind.RANDOM)
 
 
 class KeyAlreadyUsed(Exception):
@@ -331,6 +333,14 @@ def bot_play(*, game_id: int, expected_seq: int) -> list[Event]:
         if events:
             settle(game, state, seats)
     return events
+
+
+def bot_levels(rules: engine.base.Rules[Any]) -> tuple[str, ...]:
+    """The bot levels that can play ``rules``, strongest first. The strong bot plans on
+    states drawn by ``Rules.determinize``, so a rule set that does not provide it (the
+    contract's default refuses) is played by the greedy and random bots only."""
+    searchable = type(rules).determinize is not engine.base.Rules.determinize
+    return tuple(level for level in BOT_LEVELS if searchable or level != Seat.BotKind.STRONG)
 
 
 def _bots_to_act(game: Game, seats: list[Seat]) -> dict[int, str]:

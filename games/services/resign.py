@@ -7,10 +7,10 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from games.models import Event, Game, Seat, person_name
-from games.read.state import cache_put, load_state
+from games.read.state import cache_put, load_state, rules_for
 from games.services.append import append_event
 from games.services.errors import Conflict
-from games.services.play import lock_own_seat, settle
+from games.services.play import bot_levels, lock_own_seat, settle
 
 
 def seat_resign(*, game_id: int, user: User) -> Event:
@@ -21,10 +21,11 @@ def seat_resign(*, game_id: int, user: User) -> Event:
             raise Conflict("Only a running game can be left this way; before the start, leave the lobby.")
         if seat.replaced_by_bot:
             raise Conflict("A bot plays your seat already.")
-        # The strongest bot takes the seat: the others at the table deserve a real opponent.
-        Seat.objects.filter(pk=seat.pk).update(replaced_by_bot=True, bot=Seat.BotKind.STRONG)
+        # The strongest bot the rule set has takes the seat (the strong one in every rule set
+        # the site offers): the others at the table keep a real opponent.
+        seat.bot = bot_levels(rules_for(game))[0]
         seat.replaced_by_bot = True
-        seat.bot = Seat.BotKind.STRONG
+        Seat.objects.filter(pk=seat.pk).update(replaced_by_bot=True, bot=seat.bot)
         state = load_state(game)
         event = append_event(
             game,

@@ -25,7 +25,7 @@ from games.models import Event, Game, PlayerProfile, Seat, person_name
 from games.read.state import cache_put, load_state, rules_for
 from games.services.append import append_event
 from games.services.errors import InvalidInput, NotFound
-from games.services.play import PASS, lock_game, record, settle
+from games.services.play import PASS, bot_levels, lock_game, record, settle
 
 log = logging.getLogger(__name__)
 
@@ -219,10 +219,11 @@ def timeout_apply(*, game_id: int, expected_seq: int, now: datetime | None = Non
 
 def _hand_to_bot(game: Game, state: Any, seat: Seat) -> Event:
     """Caller holds the game lock. The seat's later turns are played by ``bot_play``."""
-    # The strongest bot takes the seat, as when a player resigns (games.services.resign).
-    Seat.objects.filter(pk=seat.pk).update(replaced_by_bot=True, bot=Seat.BotKind.STRONG)
+    # The strongest bot the rule set has takes the seat, as when a player resigns
+    # (games.services.resign).
+    seat.bot = bot_levels(rules_for(game))[0]
     seat.replaced_by_bot = True
-    seat.bot = Seat.BotKind.STRONG
+    Seat.objects.filter(pk=seat.pk).update(replaced_by_bot=True, bot=seat.bot)
     name = person_name(seat.user) if seat.user is not None else f"Seat {seat.position}"
     count = seat.consecutive_timeouts
     event = append_event(

@@ -13,10 +13,12 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import DatabaseError, connection, transaction
 
+import engine
 from engine.bots import choose_action
 from games import outbox, services
 from games.models import Event, Game, Outbox, Seat
 from games.services import play
+from tests.platform.toy import toy_registered
 from tests.services.support import make_users, seat_user, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -176,3 +178,23 @@ def test_a_seat_handed_to_a_bot_before_levels_were_recorded_plays_greedy() -> No
     (event,) = services.bot_play(game_id=game.pk, expected_seq=game.seq)
 
     assert event.actor == "bot:greedy" and event.seat == position
+
+
+def test_a_rule_set_that_cannot_determinize_gets_the_greedy_bot_and_refuses_the_strong_one() -> None:
+    """The strong bot plans on ``Rules.determinize``: a rule set without it (the toy) seats
+    the strongest bot it has, the greedy one, and asking for the strong one is a clear error."""
+    anne, bob = make_users(2)
+    with toy_registered() as toy:
+        assert play.bot_levels(toy) == ("greedy", "random")
+        with pytest.raises(services.InvalidInput, match="Toy picks has no strong bot"):
+            services.game_create(creator=anne, rules_id=toy.id, players=3, bot_seats=1, bot_kind="strong")
+        assert not Game.objects.exists()
+        game = services.game_create(creator=anne, rules_id=toy.id, players=3, bot_seats=1)
+        assert list(Seat.objects.filter(game=game, user=None).values_list("bot", flat=True)) == ["greedy"]
+        services.seat_join(game_id=game.pk, user=bob)
+        services.game_start(game_id=game.pk, by=anne)
+        game.refresh_from_db()
+        services.seat_resign(game_id=game.pk, user=bob)
+        assert Seat.objects.get(game=game, user=bob).bot == "greedy"
+    for rules_id in ("pirates", "pirates-classic", "libertalia", "captain-lucky"):
+        assert play.bot_levels(engine.get_rules(rules_id))[0] == "strong", rules_id
