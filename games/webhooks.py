@@ -120,7 +120,8 @@ def position_notices(game: Game, seq: int, since: int) -> list[Notice]:
         scores = final_scores(game)
         winners = [row["player"] for row in scores if row["winner"]]
         listed = ", ".join(f"{row['player']} {row['score']}" for row in scores)
-        text = f"Game over: {' and '.join(winners) or 'nobody'} won. Scores: {listed}."
+        # The chat formats head the line "Game over" already (LABELS).
+        text = f"{' and '.join(winners) or 'Nobody'} won. Scores: {listed}."
         data = {"seq": seq, "scores": [{"player": r["player"], "score": r["score"], "winner": r["winner"]}
                                        for r in scores]}
         notices.append(Notice("game_finished", f"game_finished:{seq}", text, data))
@@ -168,7 +169,8 @@ def _with_mentions(
 
 
 LABELS = {
-    "turn": "Your turn", "move": "Move", "game_started": "Game started", "game_finished": "Game over",
+    # A hook posts to a channel everyone reads: "Turn", then whose it is, not "Your turn".
+    "turn": "Turn", "move": "Move", "game_started": "Game started", "game_finished": "Game over",
     "chat": "Chat",
 }
 

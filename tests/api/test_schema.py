@@ -98,6 +98,10 @@ def test_schema_lists_every_endpoint(anonymous: APIClient) -> None:
         "/api/games/{game_id}/resign/",
         "/api/invitations/{token}/accept/",
         "/api/me/",
+        "/api/players/{username}/",
+        "/api/ratings/{rules}/",
+        "/api/games/{game_id}/webhooks/",
+        "/api/games/{game_id}/webhooks/{hook_id}/",
     ):
         assert path in paths, path
     actions = paths["/api/games/{game_id}/actions/"]["post"]

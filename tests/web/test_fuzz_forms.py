@@ -41,6 +41,7 @@ from games.models import CrewGame, Game
 from games.services.accounts import verification_token
 from games.services.crews import crew_create, crew_invitation_accept, crew_invite
 from games.services.rematch import answer_token, rematch_create
+from games.services.webhooks import crew_webhook_create, webhook_create
 from tests.services.support import (
     PASSWORD,
     fast_password_hasher,
@@ -159,6 +160,7 @@ TARGETS = (
         "POST", "/games/{game}/webhooks/",
         {"url": "https://hooks.example.com/x", "format": "json", "events": "turn"},
     ),
+    Target("POST", "/games/{game}/webhooks/{hook}/delete/"),
     Target("GET", "/games/{game}/replay/", {"seq": "2"}),
     Target("GET", "/games/{game}/replay/{seq}/"),
     Target("POST", "/games/{lobby}/join/"),
@@ -195,6 +197,7 @@ TARGETS = (
         "POST", "/crews/{crew}/webhooks/",
         {"url": "https://hooks.example.com/x", "format": "json", "events": "turn"},
     ),
+    Target("POST", "/crews/{crew}/webhooks/{crew_hook}/delete/"),
     Target(
         "POST", "/crews/{crew}/new-game/", {"rules": "pirates", "bot_seats": "1", "visibility": "private"}
     ),
@@ -300,6 +303,13 @@ def world(settings: Settings, tmp_path: Path) -> World:
     )
     CrewGame.objects.create(crew=crew, game=finished)
     rematch, _ = rematch_create(game_id=finished.pk, by=bob)
+    # A hook on the game and one on the crew, so that their delete forms show and are fuzzed.
+    hook, _secret = webhook_create(
+        game_id=game.pk, user=anne, url="https://hooks.example.com/g", format="json", events=["turn"]
+    )
+    crew_hook, _secret = crew_webhook_create(
+        crew_id=crew.pk, user=anne, url="https://hooks.example.com/c", format="slack", events=["turn"]
+    )
     clients = {"anonymous": Client()}
     for name, user in (("player", anne), ("outsider", outsider)):
         clients[name] = Client()
@@ -325,6 +335,8 @@ def world(settings: Settings, tmp_path: Path) -> World:
             "answer": "in",
             "crew": str(crew.pk),
             "crew_token": crew_invitation.token,
+            "hook": str(hook.pk),
+            "crew_hook": str(crew_hook.pk),
         },
     )
 

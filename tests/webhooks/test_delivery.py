@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
+import re
 from typing import Any
 
 import pytest
@@ -156,3 +158,20 @@ def test_the_json_body_is_what_the_receiver_got(
     game.refresh_from_db()
     notice = webhooks.position_notices(game, game.seq, game.seq - 1)[0]
     assert request.body == webhooks.body(hook, game, notice, request.headers["x-pirates-delivery"])
+
+
+def test_failed_deliveries_back_off_doubling_up_to_the_cap(
+    users: list[User], client_for: ClientFor, receiver: Receiver, move: Any, settings: Any,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    game = started_game(users)
+    add_hook(client_for, users[0], game, receiver.url, events=["move"])
+    receiver.script = [500, 500, 500]
+    with caplog.at_level(logging.INFO, logger="games.tasks"):
+        move(game, 0)
+    said = (re.search(r"retry \d+ in (\d+)s", record.getMessage()) for record in caplog.records)
+    waits = [int(m.group(1)) for m in said if m]
+    base = settings.WEBHOOK_RETRY_BASE_SECONDS
+    assert waits == [base, 2 * base, 4 * base]
+    settings.WEBHOOK_RETRY_BASE_SECONDS, settings.WEBHOOK_RETRY_MAX_SECONDS = 15, 600
+    assert [tasks.webhook_countdown(n) for n in range(8)] == [15, 30, 60, 120, 240, 480, 600, 600]

@@ -4,6 +4,7 @@ wrote can ping a channel or forge a link."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from django.contrib.auth.models import User
 from games import services
 from games.models import PlayerProfile, Webhook
 from games.services import webhooks
-from tests.services.support import seat_user, started_game
+from tests.services.support import play_to_end, seat_user, started_game
 from tests.webhooks.receiver import Receiver
 
 pytestmark = pytest.mark.django_db
@@ -45,11 +46,11 @@ def test_discord_and_slack_turn_notices_name_mention_and_link(
         url = f"https://pirates.example/games/{game.pk}/"
         escaped = name.replace("*", "\\*").replace("_", "\\_").replace("<", "\\<").replace(">", "\\>")
         assert discord["content"] == (
-            f"**Your turn** · [Game #{game.pk}](<{url}>): Waiting for {escaped} {names[name][0]}"
+            f"**Turn** · [Game #{game.pk}](<{url}>): Waiting for {escaped} {names[name][0]}"
         )
         assert discord["allowed_mentions"] == {"parse": [], "users": [names[name][0].strip("<@>")]}
         slack_name = name.replace("<", "&lt;").replace(">", "&gt;")
-        expected = f"*Your turn* · <{url}|Game #{game.pk}>: Waiting for {slack_name} {names[name][1]}"
+        expected = f"*Turn* · <{url}|Game #{game.pk}>: Waiting for {slack_name} {names[name][1]}"
         assert slack == {"text": expected}
 
 
@@ -85,6 +86,22 @@ def test_every_format_is_one_json_document(users: list[User]) -> None:
                        events=list(Webhook.EVENTS), secret="s" * 64)
         body = delivery_body(hook, game, notice)
         assert body.startswith(b"{") and body.endswith(b"}")
+
+
+def test_game_over_names_the_winner_once_headed_game_over(users: list[User]) -> None:
+    named(users)
+    game = play_to_end(started_game(users), seed=2)
+    from games import webhooks as delivery
+
+    (notice,) = [n for n in delivery.position_notices(game, game.seq, game.seq) if n.event == "game_finished"]
+    winners = [row for row in notice.data["scores"] if row["winner"]]
+    assert winners and notice.text.startswith(winners[0]["player"]) and " won. Scores: " in notice.text
+    for fmt in ("discord", "slack"):
+        hook = Webhook(game=game, created_by=users[0], url="https://h.example/x", format=fmt,
+                       events=list(Webhook.EVENTS), secret="s" * 64)
+        document = json.loads(delivery_body(hook, game, notice))
+        line = document.get("content") or document["text"]
+        assert line.count("Game over") == 1 and line.split(" · ")[0] in ("**Game over**", "*Game over*")
 
 
 def webhooks_notice(game: Any) -> Any:
