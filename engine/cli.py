@@ -32,7 +32,7 @@ from engine.gamelog import (
 from engine.gamelog import replay as replay_log
 from engine.reference import listed_step, reference_apply
 from engine.registry import all_rules, available_rules, get_rules
-from engine.search import DEFAULT_BUDGET, Budget
+from engine.search import DEFAULT_BUDGET, Budget, tuning_for
 
 # A bound on every bot game: a rule set whose random games do not end is a bug to report,
 # not a reason to hang.
@@ -192,6 +192,7 @@ def _budget(args: argparse.Namespace) -> Budget:
         think_seconds=args.think_seconds,
         depth=args.depth,
         rollout_greedy=args.rollout_greedy,
+        candidates=args.candidates,
     )
 
 
@@ -246,9 +247,12 @@ def cmd_match(args: argparse.Namespace) -> int:
     if subject == "strong" and think:
         ordered = sorted(think)
         p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+        tuning = tuning_for(rules)
+        depth = tuning.depth if budget.depth is None else budget.depth
+        candidates = tuning.candidates if budget.candidates is None else budget.candidates
         print(
-            f"strong: {budget.iterations} iterations, cap {budget.think_seconds:g} s, depth {budget.depth}, "
-            f"greedy rollout share {budget.rollout_greedy:g}; CPU s per move: "
+            f"strong: {budget.iterations} rollouts, cap {budget.think_seconds:g} s, depth {depth}, "
+            f"{candidates} candidates, greedy rollout share {budget.rollout_greedy:g}; CPU s per move: "
             f"mean {sum(think) / len(think):.3f}, p99 {p99:.3f} over {len(think)} moves"
         )
     print(f"({elapsed:.1f} s)")
@@ -478,7 +482,15 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument(
         "--think-seconds", type=float, default=DEFAULT_BUDGET.think_seconds, help="strong bot: CPU s per move"
     )
-    match.add_argument("--depth", type=int, default=DEFAULT_BUDGET.depth, help="strong bot: rollout moves")
+    match.add_argument(
+        "--depth", type=int, default=DEFAULT_BUDGET.depth, help="strong bot: rollout moves (default: rule set's)"
+    )
+    match.add_argument(
+        "--candidates",
+        type=int,
+        default=DEFAULT_BUDGET.candidates,
+        help="strong bot: actions searched, the greedy ranking's best (default: the rule set's)",
+    )
     match.add_argument(
         "--rollout-greedy",
         type=float,
