@@ -483,7 +483,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--think-seconds", type=float, default=DEFAULT_BUDGET.think_seconds, help="strong bot: CPU s per move"
     )
     match.add_argument(
-        "--depth", type=int, default=DEFAULT_BUDGET.depth, help="strong bot: rollout moves (default: rule set's)"
+        "--depth",
+        type=int,
+        default=DEFAULT_BUDGET.depth,
+        help="strong bot: rollout moves before a position is judged (default: the rule set's)",
     )
     match.add_argument(
         "--candidates",
