@@ -157,7 +157,7 @@ class PiratesRules(Rules[PiratesState]):
         """Ducats plus the end bonuses (majorities, wheels, the black spot): every input of
         the score sheet is public. Ducats in hand alone made the player who lost after final
         scoring look like the winner."""
-        return [score.total for score in scoring.score_sheet(state)]
+        return list(scoring.totals(state))
 
     def result(self, state: PiratesState) -> dict[str, list[int]] | None:
         return scoring.final_result(state) if state.end else None
