@@ -521,7 +521,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots", default="", help="comma-separated bots, the measured one first (default: greedy,random,...)"
     )
     match.add_argument(
-        "--iterations", type=int, default=DEFAULT_BUDGET.iterations, help="strong bot: iterations per move"
+        "--iterations", type=int, default=DEFAULT_BUDGET.iterations, help="strong bot: most rollouts"
     )
     match.add_argument(
         "--think-seconds", type=float, default=DEFAULT_BUDGET.think_seconds, help="strong bot: CPU s per move"
