@@ -30,7 +30,7 @@ Budget: at most ``iterations`` rollouts and, when a ``clock`` is given, about
 ``think_seconds`` of it (the engine reads no clock itself: the caller passes one); the search
 stops before a round that the time of the rollouts so far says would overrun the cap. All
 randomness comes from the generator given, so a search is reproducible for a given budget in
-iterations. ``depth`` and ``candidates`` of ``None`` take the rule set's values in ``TUNING``.
+iterations. ``depth`` and ``candidates`` of ``None`` take the rule set's ``search_tuning``.
 """
 
 from __future__ import annotations
@@ -56,16 +56,6 @@ class Tuning:
     scale: float = 10.0
 
 
-# Measured against greedy opponents; ``scale`` is about the usual gap between the winner
-# and the runner-up of a greedy game. Pirates' ``evaluate`` is the costliest, so its rollouts
-# are short. Captain Lucky's dice make the far future noise: shorter rollouts, and so more
-# rounds, won more (2 players, 40 games at 0.25 s: 27 at depth 16, 24 at depth 40).
-TUNING: dict[str, Tuning] = {
-    "pirates": Tuning(depth=8, candidates=4, scale=15.0),
-    "pirates-classic": Tuning(depth=12, candidates=4, scale=12.0),
-    "libertalia": Tuning(depth=40, candidates=4, scale=8.0),
-    "captain-lucky": Tuning(depth=16, candidates=4, scale=2.0),
-}
 DEFAULT_TUNING = Tuning()
 
 # Share of a finished rollout's reward that is the win itself; the rest is the final margin.
@@ -82,7 +72,7 @@ PLAY_Z = 1.0
 class Budget:
     """How hard the strong bot thinks: ``iterations`` rollouts at most, ``think_seconds`` of
     the caller's clock; ``depth`` rollout moves before the position is judged and
-    ``candidates`` actions searched (``None``: the rule set's ``TUNING``);
+    ``candidates`` actions searched (``None``: the rule set's ``search_tuning``);
     ``rollout_greedy`` the share of rollout moves chosen greedily (the rest at random)."""
 
     iterations: int = 2000
@@ -96,7 +86,13 @@ DEFAULT_BUDGET = Budget()
 
 
 def tuning_for(rules: Rules[Any]) -> Tuning:
-    return TUNING.get(rules.id, DEFAULT_TUNING)
+    """The rule set's ``search_tuning`` over the defaults."""
+    hints = rules.search_tuning
+    return Tuning(
+        depth=int(hints.get("depth", DEFAULT_TUNING.depth)),
+        candidates=int(hints.get("candidates", DEFAULT_TUNING.candidates)),
+        scale=float(hints.get("scale", DEFAULT_TUNING.scale)),
+    )
 
 
 def _key(action: Action) -> str:
