@@ -182,6 +182,11 @@ class Rules(ABC, Generic[S]):
     # game is over, so anyone can check the shuffle. False for a game that keeps something
     # secret for ever which the seed would give away (Captain Lucky's hands, K-END-4).
     reveal_seed_at_end: bool = True
+    # Hints for the strong bot's search (``engine/search.py``), measured against greedy bots:
+    # ``depth`` (rollout moves before a position is judged), ``candidates`` (actions searched,
+    # the greedy ranking's best) and ``scale`` (points of lead worth a clear edge, about the
+    # usual gap between a greedy game's winner and runner-up). Missing keys take its defaults.
+    search_tuning: Mapping[str, float] = MappingProxyType({})
 
     @property
     def player_counts(self) -> tuple[int, ...]:

@@ -32,7 +32,7 @@ from engine.gamelog import (
 from engine.gamelog import replay as replay_log
 from engine.reference import listed_step, reference_apply
 from engine.registry import all_rules, available_rules, get_rules
-from engine.search import DEFAULT_BUDGET, Budget
+from engine.search import DEFAULT_BUDGET, Budget, search, tuning_for
 
 # A bound on every bot game: a rule set whose random games do not end is a bug to report,
 # not a reason to hang.
@@ -46,6 +46,9 @@ BENCH_BUDGET = 2.0
 # in REFERENCE_BUDGET seconds of CPU, at least one; apply replays the same ones for the ratio.
 REFERENCE_BUDGET = 1.0
 REFERENCE_TARGET = 5.0  # apply at least this many times faster than the reference
+# The strong bot is timed on this many positions per rule set: at its default cap of 1 s a
+# move, the bench of every rule set grows by well under half a minute.
+BENCH_STRONG_MOVES = 6
 
 
 class CliError(Exception):
@@ -192,6 +195,7 @@ def _budget(args: argparse.Namespace) -> Budget:
         think_seconds=args.think_seconds,
         depth=args.depth,
         rollout_greedy=args.rollout_greedy,
+        candidates=args.candidates,
     )
 
 
@@ -226,6 +230,13 @@ def cmd_match(args: argparse.Namespace) -> int:
                 shared += 1
         subject_scores += result["scores"][seat_of_subject]
         other_scores += sum(result["scores"]) - result["scores"][seat_of_subject]
+        if args.progress:
+            won = "wins" if seat_of_subject in result["winners"] else "loses"
+            print(
+                f"game {game + 1}: {subject} {won}; so far {sole + shared} of {game + 1}",
+                file=sys.stderr,
+                flush=True,
+            )
     elapsed = time.perf_counter() - started
     games = args.games
     wins = sole + shared
@@ -246,9 +257,12 @@ def cmd_match(args: argparse.Namespace) -> int:
     if subject == "strong" and think:
         ordered = sorted(think)
         p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+        tuning = tuning_for(rules)
+        depth = tuning.depth if budget.depth is None else budget.depth
+        candidates = tuning.candidates if budget.candidates is None else budget.candidates
         print(
-            f"strong: {budget.iterations} iterations, cap {budget.think_seconds:g} s, depth {budget.depth}, "
-            f"greedy rollout share {budget.rollout_greedy:g}; CPU s per move: "
+            f"strong: {budget.iterations} rollouts, cap {budget.think_seconds:g} s, depth {depth}, "
+            f"{candidates} candidates, greedy rollout share {budget.rollout_greedy:g}; CPU s per move: "
             f"mean {sum(think) / len(think):.3f}, p99 {p99:.3f} over {len(think)} moves"
         )
     print(f"({elapsed:.1f} s)")
@@ -413,7 +427,41 @@ def _bench_one(rules: Rules[Any], args: argparse.Namespace, reference: float) ->
         rules.legal_actions(state, seat)
     elapsed_legal = time.process_time() - started
     print(f"  legal_actions:            {elapsed_legal / actions * 1e6:8.1f} us/call ({actions} calls)")
+
+    times = _strong_times(rules, players, args.strong_moves, args.think_seconds)
+    if times:
+        ordered = sorted(times)
+        p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+        print(
+            f"  strong bot per move:      {sum(times) / len(times):8.3f} s mean, p99 {p99:.3f} s "
+            f"(CPU, {len(times)} moves of a greedy game, cap {args.think_seconds:g} s)"
+        )
     return games / elapsed
+
+
+def _strong_times(rules: Rules[Any], players: int, moves: int, think_seconds: float) -> list[float]:
+    """The strong bot's CPU time on ``moves`` positions spread over a seeded greedy game
+    (positions with a real choice), at the given cap."""
+    if moves < 1:
+        return []
+    state = rules.new_game(players, "bench:strong")
+    rng = random.Random("bench:strong")
+    choices: list[tuple[Any, int]] = []
+    while not rules.is_finished(state):
+        if len(choices) >= MAX_ACTIONS:
+            raise _too_long(rules)
+        seat, action = next_move(rules, state, ["greedy"] * players, rng)
+        if rules.forced_action(state, seat) is None and len(rules.legal_actions(state, seat)) > 1:
+            choices.append((state, seat))
+        state = rules.apply(state, seat, action)
+    picked = [choices[i * len(choices) // moves] for i in range(min(moves, len(choices)))]
+    budget = Budget(think_seconds=think_seconds)
+    times = []
+    for n, (position, seat) in enumerate(picked):
+        started = time.process_time()
+        search(rules, position, seat, random.Random(n), budget, clock=time.process_time)
+        times.append(time.process_time() - started)
+    return times
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -473,18 +521,30 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots", default="", help="comma-separated bots, the measured one first (default: greedy,random,...)"
     )
     match.add_argument(
-        "--iterations", type=int, default=DEFAULT_BUDGET.iterations, help="strong bot: iterations per move"
+        "--iterations", type=int, default=DEFAULT_BUDGET.iterations, help="strong bot: most rollouts"
     )
     match.add_argument(
         "--think-seconds", type=float, default=DEFAULT_BUDGET.think_seconds, help="strong bot: CPU s per move"
     )
-    match.add_argument("--depth", type=int, default=DEFAULT_BUDGET.depth, help="strong bot: rollout moves")
+    match.add_argument(
+        "--depth",
+        type=int,
+        default=DEFAULT_BUDGET.depth,
+        help="strong bot: rollout moves before a position is judged (default: the rule set's)",
+    )
+    match.add_argument(
+        "--candidates",
+        type=int,
+        default=DEFAULT_BUDGET.candidates,
+        help="strong bot: actions searched, the greedy ranking's best (default: the rule set's)",
+    )
     match.add_argument(
         "--rollout-greedy",
         type=float,
         default=DEFAULT_BUDGET.rollout_greedy,
         help="strong bot: share of rollout moves chosen greedily",
     )
+    match.add_argument("--progress", action="store_true", help="a line on stderr after each game")
     match.set_defaults(func=cmd_match)
 
     bench = sub.add_parser("bench", help="speed of random play, replay, step and legal_actions")
@@ -496,6 +556,18 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"games per rule set (default: {BENCH_GAMES}, fewer if they take over {BENCH_BUDGET:g} s)",
     )
     bench.add_argument("--repeat", type=int, default=3, help="passes of games and replay (best counts)")
+    bench.add_argument(
+        "--strong-moves",
+        type=int,
+        default=BENCH_STRONG_MOVES,
+        help=f"positions the strong bot is timed on, per rule set (default: {BENCH_STRONG_MOVES})",
+    )
+    bench.add_argument(
+        "--think-seconds",
+        type=float,
+        default=DEFAULT_BUDGET.think_seconds,
+        help="the strong bot's cap of CPU s per move (default: its default)",
+    )
     bench.add_argument(
         "--yardstick", choices=ids, help="compare the others' games/s with this one's (default: the fastest)"
     )

@@ -4,6 +4,7 @@ this package."""
 from __future__ import annotations
 
 import random
+from types import MappingProxyType
 from typing import Any
 
 from engine.base import JSON, Action, OptionInfo, Rules, Step, check_new_game, fresh_rng_state
@@ -57,6 +58,9 @@ class CaptainLuckyRules(Rules[LuckyState]):
     )
     simultaneous = False
     chance_in_play = True  # the dice (K-TURN-7)
+    # The dice make the far future noise: shorter rollouts, and so more rounds, won more
+    # (2 players, 40 games at 0.25 s: 27 at depth 16, 24 at depth 40).
+    search_tuning = MappingProxyType({"depth": 16, "candidates": 4, "scale": 2.0})
     colours = COLOURS
     # K-END-4 keeps hands secret for ever. The seed, like a fixed deck, predicts the deal and
     # with the public log every hand: neither may be revealed when the game ends.

@@ -4,6 +4,7 @@ package. Rules in engine/libertalia/rules.md (ids L-…)."""
 from __future__ import annotations
 
 import random
+from types import MappingProxyType
 from typing import Any, cast
 
 from engine.base import JSON, Action, OptionInfo, Rules, Step, fresh_rng_state
@@ -30,6 +31,7 @@ class LibertaliaRules(Rules[LibertaliaState]):
     max_players = setup.MAX_PLAYERS
     simultaneous = True  # Sunrise picks and Waitress questions (L-DEC-2)
     chance_in_play = True  # the Spanish Spy draws from the bag (L-CHAR-17)
+    search_tuning = MappingProxyType({"depth": 40, "candidates": 4, "scale": 8.0})
     colours = COLOURS
     options = (
         OptionInfo(

@@ -52,11 +52,13 @@ def _night_income(state: LibertaliaState, seat: int, den: tuple[int, ...]) -> fl
 
 
 def campaign_value(state: LibertaliaState, seat: int, den: tuple[int, ...] | None = None) -> float:
+    real = den is None
     den = state.dens[seat] if den is None else den
     booty = state.booty[seat]
     money = float(state.doubloons[seat])
     if state.phase != OVER:
-        probe = state._replace(dens=(*state.dens[:seat], den, *state.dens[seat + 1 :]))
+        # A den of its own only for a guessed one: the bots ask this after every move.
+        probe = state if real else state._replace(dens=(*state.dens[:seat], den, *state.dens[seat + 1 :]))
         for rank in sorted(den, reverse=True):
             effect = END_EFFECTS.get(rank)
             if effect is not None:

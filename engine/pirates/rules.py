@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from types import MappingProxyType
 from typing import Any
 
 from engine.base import JSON, Action, OptionInfo, Rules, Step, check_new_game, fresh_rng_state
@@ -80,6 +81,9 @@ class PiratesRules(Rules[PiratesState]):
     )
     # The deck's order (P-SET-2) and the random state never reach a browser while the game runs.
     secret_parts = ("deck", "rng")
+    # evaluate is the costliest of the rule sets (a score sheet after every move considered):
+    # short rollouts.
+    search_tuning = MappingProxyType({"depth": 8, "candidates": 4, "scale": 15.0})
 
     def new_game(self, players: int, seed: int | str, options: dict[str, Any] | None = None) -> PiratesState:
         options = check_new_game(
@@ -157,7 +161,7 @@ class PiratesRules(Rules[PiratesState]):
         """Ducats plus the end bonuses (majorities, wheels, the black spot): every input of
         the score sheet is public. Ducats in hand alone made the player who lost after final
         scoring look like the winner."""
-        return [score.total for score in scoring.score_sheet(state)]
+        return list(scoring.totals(state))
 
     def result(self, state: PiratesState) -> dict[str, list[int]] | None:
         return scoring.final_result(state) if state.end else None

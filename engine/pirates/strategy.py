@@ -7,14 +7,14 @@ captures they threaten next.
 
 from __future__ import annotations
 
-from engine.pirates.scoring import score_sheet
+from engine.pirates.scoring import totals as score_totals
 from engine.pirates.state import PIRATES_PER_SEAT, PiratesState
 
 PARTY_WEIGHT = 0.5
 
 
 def evaluate(state: PiratesState, seat: int) -> float:
-    totals = [score.total for score in score_sheet(state)]
+    totals = score_totals(state)
     mine = totals[seat]
     best_other = max(total for s, total in enumerate(totals) if s != seat)
     reach = max(

@@ -4,6 +4,7 @@ this package. The rules are engine/pirates_classic/rules.md (rule ids C-…)."""
 from __future__ import annotations
 
 import random
+from types import MappingProxyType
 from typing import Any
 
 from engine.base import JSON, Action, OptionInfo, Rules, Step, check_new_game, fresh_rng_state
@@ -35,6 +36,7 @@ class PiratesClassicRules(Rules[ClassicState]):
     )
     simultaneous = True  # the challenge questions are asked of several seats at once (C-MUT-2)
     chance_in_play = False  # the shuffle and the first seat are drawn at setup only
+    search_tuning = MappingProxyType({"depth": 12, "candidates": 4, "scale": 12.0})
 
     def new_game(self, players: int, seed: int | str, options: dict[str, Any] | None = None) -> ClassicState:
         options = check_new_game(

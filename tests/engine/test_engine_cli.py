@@ -78,14 +78,18 @@ def test_match_and_bench_run_quickly() -> None:
     assert match.returncode == 0, match.stderr
     assert "greedy wins" in match.stdout and "plays at random" not in match.stdout
     yardstick, title = available_rules()[-1]
-    bench = run("bench", "--games", "10", "--repeat", "1", "--yardstick", yardstick)
+    bench = run(
+        "bench", "--games", "10", "--repeat", "1", "--yardstick", yardstick, "--strong-moves", "2",
+        "--think-seconds", "0.05",
+    )  # fmt: skip
     assert bench.returncode == 0, bench.stderr
     assert bench.stdout.startswith("baseline (this machine): ")
     for rules_id, title in available_rules():  # every rule set, without naming one
         assert f"{title} ({rules_id}), " in bench.stdout
     labels = (
         "games/s per M of the baseline", "average actions per game", "ms/game", "step (", "us/call",
-        "replay vs naive reference", "x (target 5x); without its copy",
+        "replay vs naive reference", "x (target 5x); without its copy", "strong bot per move:",
+        "s mean, p99 ", "(CPU, 2 moves of a greedy game, cap 0.05 s)",
     )  # fmt: skip
     for label in labels:
         assert bench.stdout.count(label) == len(available_rules())
@@ -127,10 +131,11 @@ def test_match_and_bench_work_for_any_registered_rule_set(
     out = capsys.readouterr().out
     assert "4 games of Doubloons (test game), 4 players" in out
     assert "has no position evaluation, so the greedy bot plays at random" in out
-    assert main(["bench", "--rules", "doubloons", "--games", "5", "--repeat", "1"]) == 0
+    bench = ["bench", "--rules", "doubloons", "--games", "5", "--repeat", "1", "--think-seconds", "0.02"]
+    assert main(bench) == 0
     out = capsys.readouterr().out
     assert "Doubloons (test game) (doubloons), 4 players, 5 random games" in out
-    assert "replay vs naive reference" in out
+    assert "replay vs naive reference" in out and "strong bot per move:" in out
     assert "Pirates" not in out and "random games/s vs" not in out
 
 

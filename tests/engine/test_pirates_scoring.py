@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from engine.pirates.scoring import score_sheet, wheel_rate
+from engine.bots import next_move
+from engine.pirates.scoring import score_sheet, totals, wheel_rate
 from engine.pirates.state import PiratesState
 from tests.engine.pirates_support import RULES, situation
 
@@ -177,3 +179,18 @@ def test_p_end_scoring_runs_in_order_and_is_shown_in_the_view() -> None:
     assert breakdown["wheel_ducats"] == 2
     assert breakdown["black_spot_penalty"] == 10
     assert breakdown["total"] == 20 + 8 + 2 - 10 == view["result"]["scores"][0]
+
+
+def test_the_bots_totals_equal_the_score_sheets_totals() -> None:
+    """``totals`` (what ``evaluate`` and ``score_now`` read) is the score sheet's total, in
+    every position of some bot games, finished ones included."""
+    rules = RULES
+    for game, players in enumerate(rules.player_counts):
+        state = rules.new_game(players, f"totals:{game}")
+        rng = random.Random(game)
+        while True:
+            assert totals(state) == [score.total for score in score_sheet(state)]
+            if rules.is_finished(state):
+                break
+            seat, action = next_move(rules, state, ["greedy"] * players, rng)
+            state = rules.apply(state, seat, action)

@@ -228,6 +228,24 @@ class TellingDoubloons(DoubloonsRules):
         return state
 
 
+class ReadingDoubloons(DoubloonsRules):
+    """A position evaluation that reads the others' pending bids, which the seat cannot see
+    (legal for ``evaluate``, which the rules document as the greedy bot's, and a trap for a
+    search that ranks its moves by it on the real state rather than a drawn one)."""
+
+    id = "reading-doubloons"
+
+    def evaluate(self, state: DoubloonsState, seat: int) -> float:
+        mine = state.pending[seat]
+        others = [bid for s, bid in enumerate(state.pending) if s != seat and bid is not None]
+        edge = 0.0
+        if mine is not None and others:
+            # Winning the round is worth a point; paying more than the winning bid wastes coins.
+            edge = 1.0 if mine > max(others) else -0.1 * mine
+        lead = state.points[seat] - max(p for s, p in enumerate(state.points) if s != seat)
+        return lead + edge + 0.01 * state.purses[seat]
+
+
 class LeakyDoubloons(DoubloonsRules):
     """Shows every pending bid to everyone: the conformance suite must catch it."""
 
