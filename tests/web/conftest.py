@@ -71,3 +71,14 @@ def browser(browser: Any) -> Iterator[Any]:
     watched = _CspWatchedBrowser(browser)
     yield watched
     assert watched.violations == [], "Content-Security-Policy violations:\n" + "\n".join(watched.violations)
+
+
+@pytest.fixture
+def console() -> Iterator[Any]:
+    """Watches the pages a browser test opens (``ConsoleWatch``); the test fails on any console
+    error, CSP violation or uncaught page error they had."""
+    from tests.web.test_browser import ConsoleWatch
+
+    watch = ConsoleWatch()
+    yield watch
+    assert watch.errors == [], "console errors:\n" + "\n".join(watch.errors)

@@ -17,7 +17,6 @@ import json
 import random
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -62,13 +61,6 @@ class ConsoleWatch:
     def _console(self, url: str, kind: str, text: str) -> None:
         if kind == "error":
             self.errors.append(f"{url}: {text}")
-
-
-@pytest.fixture
-def console() -> Iterator[ConsoleWatch]:
-    watch = ConsoleWatch()
-    yield watch
-    assert watch.errors == [], "console errors:\n" + "\n".join(watch.errors)
 
 
 def shot(page: Any, name: str, full_page: bool = True) -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -25,13 +24,6 @@ MAX_TURNS = 300
 # About 30 s of CPU for the whole run (a game of ~110 events, ~70 of them clicked by people);
 # the wall-clock bound leaves room for a busy machine and catches a game that stalls.
 PICKED = "#controls [data-pick] .option-group[data-group=Board]"  # see CHOOSE
-
-
-@pytest.fixture
-def console() -> Iterator[ConsoleWatch]:
-    watch = ConsoleWatch()
-    yield watch
-    assert watch.errors == [], "console errors:\n" + "\n".join(watch.errors)
 
 
 def fits(page: Any, where: str) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from games import services
 from tests.web.helpers import make_user
-from tests.web.test_browser import ConsoleWatch, console, login  # noqa: F401  (console is a fixture)
+from tests.web.test_browser import ConsoleWatch, login
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -33,7 +33,7 @@ def _confirm(page: Any, button: Any) -> None:
 
 @pytest.mark.usefixtures("transactional_db")
 def test_the_confirm_step_says_when_a_move_is_final(
-    live_server: Any, browser: Any, console: ConsoleWatch  # noqa: F811
+    live_server: Any, browser: Any, console: ConsoleWatch
 ) -> None:
     base = live_server.url
     # Captain Lucky: placing draws from the pile (K-TURN-1), so the move is final.

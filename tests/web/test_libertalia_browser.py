@@ -7,7 +7,6 @@ replay through one seat's eyes. Screenshots: artifacts/screenshots/libertalia-*.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,13 +20,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 MAX_MOVES = 300
 # The whole story, three campaigns included, must stay quick.
-
-
-@pytest.fixture
-def console() -> Iterator[ConsoleWatch]:
-    watch = ConsoleWatch()
-    yield watch
-    assert watch.errors == [], "console errors:\n" + "\n".join(watch.errors)
 
 
 def _fits(page: Any, where: str) -> None:

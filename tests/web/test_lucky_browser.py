@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -49,13 +48,6 @@ CHOOSE = """() => {
   });
   return moves.length ? best : -1;
 }"""
-
-
-@pytest.fixture
-def console() -> Iterator[ConsoleWatch]:
-    watch = ConsoleWatch()
-    yield watch
-    assert watch.errors == [], "console errors:\n" + "\n".join(watch.errors)
 
 
 def fits(page: Any, where: str) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -28,13 +28,6 @@ MAX_MOVES = 400
 # How long the bots may take to answer a move (they answer inside its request): a bound for a
 # stalled game on a busy machine, not a measure of speed.
 BOTS_DEADLINE_SECONDS = 120
-
-
-@pytest.fixture
-def console() -> Iterator[ConsoleWatch]:
-    watch = ConsoleWatch()
-    yield watch
-    assert watch.errors == [], "console errors:\n" + "\n".join(watch.errors)
 
 
 def pirates_move(page: Any, rng: random.Random) -> None:

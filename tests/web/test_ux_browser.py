@@ -16,10 +16,9 @@ import pytest
 from games.models import ChatMessage, Event, Game
 from tests.web.axe import serious_violations
 from tests.web.helpers import make_user, started_game
-from tests.web.test_browser import (  # noqa: F401  (console and finished_and_running are fixtures)
+from tests.web.test_browser import (  # noqa: F401  (finished_and_running is a fixture)
     PHONE,
     ConsoleWatch,
-    console,
     finished_and_running,
     login,
     page_fits,
@@ -69,7 +68,7 @@ def _rect(page: Any, selector: str) -> dict[str, float]:
 
 @pytest.mark.usefixtures("transactional_db")
 def test_preview_confirm_take_back_title_and_announcement(
-    live_server: Any, browser: Any, console: ConsoleWatch  # noqa: F811
+    live_server: Any, browser: Any, console: ConsoleWatch
 ) -> None:
     base = live_server.url
     users = [make_user(n) for n in ("anne", "bob", "cat")]
@@ -137,7 +136,7 @@ def test_preview_confirm_take_back_title_and_announcement(
 
 @pytest.mark.usefixtures("transactional_db")
 def test_table_talk_reaches_the_other_players_without_a_reload(
-    live_server: Any, browser: Any, console: ConsoleWatch  # noqa: F811
+    live_server: Any, browser: Any, console: ConsoleWatch
 ) -> None:
     base = live_server.url
     users = [make_user(n) for n in ("anne", "bob", "cat")]
@@ -297,7 +296,7 @@ def test_turn_email_fits_a_phone(browser: Any, settings: Any) -> None:
 
 @pytest.mark.usefixtures("transactional_db")
 def test_browser_notifications_are_asked_for_on_a_click(
-    live_server: Any, browser: Any, console: ConsoleWatch  # noqa: F811
+    live_server: Any, browser: Any, console: ConsoleWatch
 ) -> None:
     base = live_server.url
     make_user("anne")
