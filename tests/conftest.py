@@ -117,6 +117,17 @@ def _turn_emails_without_grace(settings: Any) -> None:
     settings.TURN_EMAIL_GRACE_SECONDS = 0
 
 
+# Django's default hasher runs PBKDF2 a million times: half a CPU second for every account a
+# test makes, more than most tests take otherwise. No test is about the hasher; the servers a
+# test starts as processes check no password (their people come with tokens or links).
+FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hasher(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = FAST_PASSWORD_HASHERS
+
+
 # Strong bots think this many CPU seconds per move in tests: a bot game stays quick, and the
 # search still runs (its first iterations are never cut by the clock, engine/search.py).
 TEST_BOT_THINK_SECONDS = "0.02"

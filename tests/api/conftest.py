@@ -9,9 +9,7 @@ from django.contrib.auth.models import User
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tests.services.support import fast_password_hasher, make_users
-
-__all__ = ["fast_password_hasher"]
+from tests.services.support import make_users
 
 ClientFor = Callable[[User], APIClient]
 

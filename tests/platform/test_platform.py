@@ -18,9 +18,7 @@ from games import services
 from games.models import Game, Seat
 from games.tables import table_for
 from tests.platform.toy import ToyRules, toy_registered
-from tests.services.support import fast_password_hasher, make_users
-
-__all__ = ["fast_password_hasher"]
+from tests.services.support import make_users
 
 pytestmark = pytest.mark.django_db
 

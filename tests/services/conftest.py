@@ -1,5 +1,1 @@
-"""Service test setup."""
-
-from tests.services.support import fast_password_hasher
-
-__all__ = ["fast_password_hasher"]
+"""Service test setup: see tests/conftest.py."""

@@ -5,20 +5,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import pytest
 from django.contrib.auth.models import User
-from pytest_django import Settings
 
 from games import services
 from games.models import Game, Seat
 
 PASSWORD = "correct horse battery"
-
-
-@pytest.fixture(autouse=True)
-def fast_password_hasher(settings: Settings) -> None:
-    """These tests create many accounts and never test hashing (import into a conftest)."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 def make_user(name: str) -> User:

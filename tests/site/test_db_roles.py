@@ -22,9 +22,7 @@ from psycopg import errors
 from games.db_roles import grant_service_role
 from games.models import Event, Game
 from tests import realservers
-from tests.services.support import fast_password_hasher, make_users, play_one, started_game
-
-__all__ = ["fast_password_hasher"]
+from tests.services.support import make_users, play_one, started_game
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

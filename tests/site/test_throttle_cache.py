@@ -15,11 +15,9 @@ from pytest_django import Settings
 from rest_framework.test import APIClient
 
 from tests.realservers import redis_url
-from tests.services.support import fast_password_hasher
 from tests.throttle_support import retry_after, set_rates
 
 pytestmark = pytest.mark.django_db
-__all__ = ["fast_password_hasher"]
 
 
 def redis_cache(url: str) -> dict[str, Any]:

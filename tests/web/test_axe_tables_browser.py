@@ -57,7 +57,6 @@ def test_table_has_no_serious_axe_violation_at_start_middle_and_end(
     rules_id: str, live_server: Any, browser: Any, settings: SettingsWrapper
 ) -> None:
     settings.BOT_MOVE_DELAY_SECONDS = 0
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     anne = make_user("anne")
     PlayerProfile.objects.create(user=anne, notify=PlayerProfile.Notify.NONE)
     players = GAMES[rules_id]

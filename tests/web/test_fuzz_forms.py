@@ -44,14 +44,11 @@ from games.services.rematch import answer_token, rematch_create
 from games.services.webhooks import crew_webhook_create, webhook_create
 from tests.services.support import (
     PASSWORD,
-    fast_password_hasher,
     make_user,
     play_one,
     started_game,
     user_to_act,
 )
-
-__all__ = ["fast_password_hasher"]  # autouse here too: the fuzz pass logs in many times
 
 pytestmark = pytest.mark.django_db
 

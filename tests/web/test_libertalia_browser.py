@@ -34,7 +34,6 @@ def test_three_people_and_two_bots_play_libertalia_to_the_end(
 ) -> None:
     settings.BOT_MOVE_DELAY_SECONDS = 0  # eager Celery: the bots move inside the request
     # Hashing is not the point here; a fast hasher saves seconds on each log-in.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     started = time.monotonic()
     base = live_server.url
     names = ["anne", "bob", "cat"]

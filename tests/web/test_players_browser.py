@@ -32,7 +32,6 @@ def test_the_player_page_and_leaderboard_fit_a_phone(
     live_server: Any, browser: Any, settings: SettingsWrapper
 ) -> None:
     settings.BOT_MOVE_DELAY_SECONDS = 0
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     anne, bob = make_user("anne"), make_user("bob")
     for seed in (1, 2):
         game = finish(new_game([anne, bob], bots=1, bot_kind="random"), seed=seed)

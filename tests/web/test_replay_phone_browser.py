@@ -42,7 +42,6 @@ def test_replay_fits_a_phone(
     rules_id: str, live_server: Any, browser: Any, settings: SettingsWrapper
 ) -> None:
     settings.BOT_MOVE_DELAY_SECONDS = 0
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # A long display name: the header must keep it on one row too.
     anne = make_user("annemarie")
     PlayerProfile.objects.create(user=anne, notify=PlayerProfile.Notify.NONE, display_name="Anne-Marie Bonny")

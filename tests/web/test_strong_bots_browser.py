@@ -78,7 +78,6 @@ def test_a_person_plays_two_strong_bots_to_the_end(
 ) -> None:
     settings.BOT_MOVE_DELAY_SECONDS = 0  # eager Celery: the bots move inside the request
     # Hashing is not the point here; a fast hasher saves a second at the log-in.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     started = time.monotonic()
     base = live_server.url
     # No turn emails: this story is about the table and the bots.

@@ -17,12 +17,10 @@ from pytest_django import Settings
 
 from games import services
 from games.models import Game, Invitation
-from tests.services.support import fast_password_hasher
 from tests.throttle_support import retry_after, set_rates
 from tests.web.helpers import PASSWORD, make_user
 
 pytestmark = pytest.mark.django_db
-__all__ = ["fast_password_hasher"]
 
 NEW_GAME = {
     "rules": "pirates",

@@ -37,12 +37,10 @@ from games.models import Game, Invitation, PlayerProfile, Seat
 from games.services import accounts
 from tests.accounts import make_unverified, unverified_user
 from tests.realservers import redis_url
-from tests.services.support import fast_password_hasher
 from tests.throttle_support import retry_after, set_rates
 from tests.web.helpers import PASSWORD, logged_in, make_user
 
 pytestmark = pytest.mark.django_db
-__all__ = ["fast_password_hasher"]
 
 OnCommit = Callable[..., AbstractContextManager[list[Callable[[], Any]]]]
 SITE = "http://pirates.test"

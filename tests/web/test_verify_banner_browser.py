@@ -28,7 +28,6 @@ OVERFLOW = "() => document.documentElement.scrollWidth - document.documentElemen
 def test_the_unverified_pages_pass_axe_and_fit_a_phone(
     live_server: Any, browser: Any, settings: SettingsWrapper
 ) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     anne = make_user("anne")
     address = "a-rather-long-address.for-a-phone@example.test"

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from tests.api.conftest import anonymous, client_for, users  # noqa: F401
-from tests.services.support import fast_password_hasher  # noqa: F401
 from tests.webhooks.receiver import Receiver, running_receiver
 
 
