@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,19 +79,27 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         report.longrepr = f"REQUIRE_REAL_SERVERS=1 but this real-server test skipped: {reason}"
 
 
-@pytest.fixture(autouse=True)
-def _celery_eager() -> Iterator[None]:
+@contextmanager
+def celery_eager() -> Iterator[None]:
     """Tasks run in-process unless a test starts a real worker."""
     from pirates_site.celery import app
 
     previous = app.conf.task_always_eager
     app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = previous
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = previous
 
 
 @pytest.fixture(autouse=True)
-def _accounts_verified_by_default() -> Iterator[None]:
+def _celery_eager() -> Iterator[None]:
+    with celery_eager():
+        yield
+
+
+@contextmanager
+def accounts_verified() -> Iterator[None]:
     """Accounts a test makes directly (``create_user``) have verified their address, as the
     accounts ``createuser`` makes do: the suite is about games, not addresses. Sign-up through
     the site still starts unverified (the view says so), and ``tests.accounts.unverified_user``
@@ -105,9 +114,18 @@ def _accounts_verified_by_default() -> Iterator[None]:
             mark_verified(instance)
 
     model = get_user_model()
-    post_save.connect(verify, sender=model, dispatch_uid="tests-accounts-verified")
-    yield
-    post_save.disconnect(sender=model, dispatch_uid="tests-accounts-verified")
+    uid = f"tests-accounts-verified-{id(verify)}"
+    post_save.connect(verify, sender=model, dispatch_uid=uid)
+    try:
+        yield
+    finally:
+        post_save.disconnect(sender=model, dispatch_uid=uid)
+
+
+@pytest.fixture(autouse=True)
+def _accounts_verified_by_default() -> Iterator[None]:
+    with accounts_verified():
+        yield
 
 
 @pytest.fixture(autouse=True)
@@ -136,6 +154,15 @@ TEST_BOT_THINK_SECONDS = "0.02"
 @pytest.fixture(autouse=True)
 def _bots_think_briefly(settings: Any) -> None:
     settings.BOT_THINK_SECONDS = float(TEST_BOT_THINK_SECONDS)
+
+
+# What the settings fixtures above set for each test, for setups shared by a module's tests
+# (tests/module_rows.py), which run before any test's fixtures.
+TEST_SETTINGS: dict[str, Any] = {
+    "TURN_EMAIL_GRACE_SECONDS": 0,
+    "PASSWORD_HASHERS": FAST_PASSWORD_HASHERS,
+    "BOT_THINK_SECONDS": float(TEST_BOT_THINK_SECONDS),
+}
 
 
 _LIMITS_PREFIXES = iter(range(1, 10**9))

@@ -5,6 +5,7 @@ only by a private game look the same from outside), unless its player opted in."
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,20 +15,23 @@ from rest_framework.test import APIClient
 
 from games import ratings, services
 from games.models import Game, PlayerProfile, Rating
+from tests.module_rows import module_rows
 from tests.services.ratings_support import finish, new_game, relay_all
 from tests.services.support import make_users
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def people() -> list[User]:
-    """anne, bob and cat played two public games (one with a random bot); dan plays nothing."""
-    anne, bob, cat, _dan = users = make_users(4, "s")
-    finish(new_game([anne, bob, cat]), seed=1)
-    finish(new_game([bob, anne], bots=1, bot_kind="random"), seed=2)
-    relay_all()
-    return users
+@pytest.fixture(scope="module")
+def people(django_db_setup: None, django_db_blocker: Any) -> Iterator[list[User]]:
+    """anne, bob and cat played two public games (one with a random bot); dan plays nothing.
+    Played once for the module's tests (tests/module_rows.py)."""
+    with module_rows(django_db_blocker):
+        anne, bob, cat, _dan = users = make_users(4, "s")
+        finish(new_game([anne, bob, cat]), seed=1)
+        finish(new_game([bob, anne], bots=1, bot_kind="random"), seed=2)
+        relay_all()
+        yield users
 
 
 def outside_view(users: list[User], viewer: User | None) -> dict[str, Any]:

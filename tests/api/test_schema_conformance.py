@@ -7,6 +7,7 @@ operation, with spoiled input too)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,6 +23,7 @@ from schemathesis.checks import (
 
 from games.services.crews import crew_create, crew_invitation_accept, crew_invite
 from tests.api.test_schema import keep_test_connection, wsgi_app
+from tests.module_rows import module_rows
 from tests.services.ratings_support import finish, new_game, relay_all
 from tests.services.support import make_users, started_game
 
@@ -34,17 +36,25 @@ FRIENDS_AND_PARITY = (
 schema = schemathesis.openapi.from_wsgi("/api/schema/", wsgi_app).include(path_regex=FRIENDS_AND_PARITY)
 
 
+@pytest.fixture(scope="module")
+def player_token(django_db_setup: None, django_db_blocker: Any) -> Iterator[str]:
+    """The token of a player with a crew, a finished and rated game and a running one, made
+    once for the module's operations (tests/module_rows.py)."""
+    with module_rows(django_db_blocker):
+        users = make_users(3, prefix="conform")
+        crew = crew_create(by=users[0], name="Gulls")
+        for user in users[1:]:
+            (invitation,) = crew_invite(crew_id=crew.pk, by=users[0], emails=[user.email])
+            crew_invitation_accept(token=invitation.token, user=user)
+        finish(new_game(users), seed=1)
+        relay_all()  # the ratings side effect
+        started_game(users)
+        yield Token.objects.create(user=users[0]).key
+
+
 @pytest.fixture
-def token_header(db: None, keep_test_connection: None) -> dict[str, str]:
-    users = make_users(3, prefix="conform")
-    crew = crew_create(by=users[0], name="Gulls")
-    for user in users[1:]:
-        (invitation,) = crew_invite(crew_id=crew.pk, by=users[0], emails=[user.email])
-        crew_invitation_accept(token=invitation.token, user=user)
-    finish(new_game(users), seed=1)
-    relay_all()  # the ratings side effect
-    started_game(users)
-    return {"Authorization": f"Token {Token.objects.create(user=users[0]).key}"}
+def token_header(db: None, keep_test_connection: None, player_token: str) -> dict[str, str]:
+    return {"Authorization": f"Token {player_token}"}
 
 
 @schema.parametrize()

@@ -42,6 +42,7 @@ from games.services.accounts import verification_token
 from games.services.crews import crew_create, crew_invitation_accept, crew_invite
 from games.services.rematch import answer_token, rematch_create
 from games.services.webhooks import crew_webhook_create, webhook_create
+from tests.module_rows import module_rows
 from tests.services.support import (
     PASSWORD,
     make_user,
@@ -276,37 +277,64 @@ class World:
         return re.sub(r"\{(\w+)\}", lambda m: self.tokens[m.group(1)], path)
 
 
+@dataclass(frozen=True)
+class Rows:
+    anne: Any
+    outsider: Any
+    game: Game
+    lobby: Game
+    invitation_token: str
+    finished: Game
+    rematch: Any
+    crew: Any
+    crew_token: str
+    hook: Any
+    crew_hook: Any
+
+
+@pytest.fixture(scope="module")
+def world_rows(django_db_setup: None, django_db_blocker: Any) -> Iterator[Rows]:
+    """A running game with a few moves, a public game in the lobby, an invitation; a crew with a
+    finished game, its rematch and an invitation; a hook on the game and one on the crew. Made
+    once for the module's tests (tests/module_rows.py)."""
+    with module_rows(django_db_blocker):
+        anne, bob, cat = (make_user(name) for name in ("anne", "bob", "cat"))
+        outsider = make_user("olga")
+        game = started_game([anne, bob, cat])
+        for _ in range(3):
+            play_one(game, random.Random(3))
+        lobby = services.game_create(creator=anne, rules_id="pirates", players=4, title="Open table")
+        (invitation,) = services.invitation_create(game_id=lobby.pk, by=anne, emails=["dora@example.com"])
+        # A finished game of the crew of anne, bob and cat, with the rematch bob asked for.
+        crew = crew_create(by=anne, name="Black Gulls")
+        for person in (bob, cat):
+            (crew_invitation,) = crew_invite(crew_id=crew.pk, by=anne, emails=[person.email])
+            crew_invitation_accept(token=crew_invitation.token, user=person)
+        (crew_invitation,) = crew_invite(crew_id=crew.pk, by=anne, emails=["dora@example.com"])
+        finished = started_game([anne, bob, cat])
+        Game.objects.filter(pk=finished.pk).update(
+            status=Game.Status.FINISHED, result={"scores": [3, 2, 1], "winners": [0]}
+        )
+        CrewGame.objects.create(crew=crew, game=finished)
+        rematch, _ = rematch_create(game_id=finished.pk, by=bob)
+        # A hook on the game and one on the crew, so that their delete forms show and are fuzzed.
+        hook, _secret = webhook_create(
+            game_id=game.pk, user=anne, url="https://hooks.example.com/g", format="json", events=["turn"]
+        )
+        crew_hook, _secret = crew_webhook_create(
+            crew_id=crew.pk, user=anne, url="https://hooks.example.com/c", format="slack", events=["turn"]
+        )
+        yield Rows(anne, outsider, game, lobby, invitation.token, finished, rematch, crew,
+                   crew_invitation.token, hook, crew_hook)
+
+
 @pytest.fixture
-def world(settings: Settings, tmp_path: Path) -> World:
-    """A running game with a few moves, a public game in the lobby, an invitation, the links
-    of the emails; an anonymous visitor, a player and an outsider, each logged in as such."""
+def world(db: None, settings: Settings, tmp_path: Path, world_rows: Rows) -> World:
+    """``world_rows`` and the links of the emails; an anonymous visitor, a player and an
+    outsider, each logged in as such (before the links are made: logging in changes some)."""
     settings.EMAIL_OUTBOX_DIR = tmp_path / "outbox"
-    anne, bob, cat = (make_user(name) for name in ("anne", "bob", "cat"))
-    outsider = make_user("olga")
-    game = started_game([anne, bob, cat])
-    for _ in range(3):
-        play_one(game, random.Random(3))
-    lobby = services.game_create(creator=anne, rules_id="pirates", players=4, title="Open table")
-    (invitation,) = services.invitation_create(game_id=lobby.pk, by=anne, emails=["dora@example.com"])
-    # A finished game of the crew of anne, bob and cat, with the rematch bob asked for.
-    crew = crew_create(by=anne, name="Black Gulls")
-    for person in (bob, cat):
-        (crew_invitation,) = crew_invite(crew_id=crew.pk, by=anne, emails=[person.email])
-        crew_invitation_accept(token=crew_invitation.token, user=person)
-    (crew_invitation,) = crew_invite(crew_id=crew.pk, by=anne, emails=["dora@example.com"])
-    finished = started_game([anne, bob, cat])
-    Game.objects.filter(pk=finished.pk).update(
-        status=Game.Status.FINISHED, result={"scores": [3, 2, 1], "winners": [0]}
-    )
-    CrewGame.objects.create(crew=crew, game=finished)
-    rematch, _ = rematch_create(game_id=finished.pk, by=bob)
-    # A hook on the game and one on the crew, so that their delete forms show and are fuzzed.
-    hook, _secret = webhook_create(
-        game_id=game.pk, user=anne, url="https://hooks.example.com/g", format="json", events=["turn"]
-    )
-    crew_hook, _secret = crew_webhook_create(
-        crew_id=crew.pk, user=anne, url="https://hooks.example.com/c", format="slack", events=["turn"]
-    )
+    rows = world_rows
+    anne, outsider = rows.anne, rows.outsider
     clients = {"anonymous": Client()}
     for name, user in (("player", anne), ("outsider", outsider)):
         clients[name] = Client()
@@ -314,26 +342,26 @@ def world(settings: Settings, tmp_path: Path) -> World:
     return World(
         clients=clients,
         tokens={
-            "game": str(game.pk),
-            "lobby": str(lobby.pk),
+            "game": str(rows.game.pk),
+            "lobby": str(rows.lobby.pk),
             "seq": "2",
             "uid": urlsafe_base64_encode(force_bytes(anne.pk)),
             "reset_token": default_token_generator.make_token(anne),
-            "invite_token": invitation.token,
+            "invite_token": rows.invitation_token,
             "unsubscribe_token": unsubscribe_token(anne),
             "login_token": login_token(anne, "/games/"),
             "verify_token": verification_token(outsider, "/games/"),
             "rules": "pirates",
             "outbox_name": "none.eml",
             "username": anne.get_username(),
-            "finished": str(finished.pk),
-            "rematch": str(rematch.pk),
-            "answer_token": answer_token(rematch.pk, anne.pk),
+            "finished": str(rows.finished.pk),
+            "rematch": str(rows.rematch.pk),
+            "answer_token": answer_token(rows.rematch.pk, anne.pk),
             "answer": "in",
-            "crew": str(crew.pk),
-            "crew_token": crew_invitation.token,
-            "hook": str(hook.pk),
-            "crew_hook": str(crew_hook.pk),
+            "crew": str(rows.crew.pk),
+            "crew_token": rows.crew_token,
+            "hook": str(rows.hook.pk),
+            "crew_hook": str(rows.crew_hook.pk),
         },
     )
 
