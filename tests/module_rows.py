@@ -4,9 +4,10 @@ once per test.
 ``module_rows`` opens a transaction around the module's tests: each test's own transaction
 (pytest-django's ``db``) nests in it as a savepoint and is rolled back as usual, so a test
 still sees only the shared rows and its own, and the shared rows are rolled back after the
-module's last test. Use it only in modules whose tests all run in a transaction (``db``, not
-``transactional_db``: flushing the tables would empty the shared rows too), in a module-scoped
-fixture that asks for ``django_db_setup`` and ``django_db_blocker``::
+module's last test. Every test of the module then sees them, so use it where all of them
+want them (or in a class-scoped fixture, for the tests of one class), and only where they all
+run in a transaction (``db``, not ``transactional_db``: flushing the tables would empty the
+shared rows too). The fixture asks for ``django_db_setup`` and ``django_db_blocker``::
 
     @pytest.fixture(scope="module")
     def people(django_db_setup: None, django_db_blocker: Any) -> Iterator[list[User]]:

@@ -3,6 +3,7 @@ library, idempotent, in finish order, resigned seats last and bots rated per kin
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from openskill.models import PlackettLuce
 from games import ratings, services, tasks
 from games.models import Game, Outbox, PlayerProfile, RatedGame, Rating, RatingChange, Seat
 from games.players import leaderboard
+from tests.module_rows import module_rows
 from tests.services.ratings_support import finish, new_game, relay_all
 from tests.services.support import make_users
 
@@ -73,79 +75,19 @@ def assert_agree(a: dict[Any, tuple[float, float, int]], b: dict[Any, tuple[floa
         assert a[key][2] == b[key][2], key
 
 
-@pytest.fixture
-def played() -> list[User]:
-    """Four people, five finished public games of three and four seats, bots of both kinds."""
-    anne, bob, cat, dan = people = make_users(4, "p")
-    finish(new_game([anne, bob, cat]), seed=1)
-    finish(new_game([bob, cat, dan], bots=1, bot_kind="random"), seed=2)
-    finish(new_game([dan, anne], bots=1, bot_kind="greedy"), seed=3)
-    finish(new_game([anne, bob, cat, dan]), seed=4)
-    finish(new_game([cat, anne, dan]), seed=5)
-    relay_all()
-    return people
-
-
-def test_ratings_agree_with_the_library_recomputed_over_the_finished_games(played: list[User]) -> None:
-    assert Game.objects.filter(status=Game.Status.FINISHED).count() == 5
-    # Every game-over row ran its rating update as the outbox side effect.
-    rows = Outbox.objects.filter(kind=Outbox.Kind.RATINGS)
-    assert rows.count() == 5 and set(rows.values_list("status", flat=True)) == {"done"}
-    assert_agree(stored(), recomputed())
-    # Bots are pseudo-players, one per kind and rule set.
-    assert Rating.objects.get(rules_id="pirates", bot="random").games == 1
-    assert Rating.objects.get(rules_id="pirates", bot="greedy").games == 1
-    anne = played[0]
-    assert Rating.objects.get(rules_id="pirates", user=anne).games == 4
-    assert RatingChange.objects.filter(user=anne).count() == 4
-
-
-def test_running_the_side_effect_again_or_rebuilding_twice_counts_nothing_twice(played: list[User]) -> None:
-    before = snapshot()
-    for game in Game.objects.all():
-        assert tasks.update_ratings(game.pk) == 0
-        assert ratings.update_for_game(game.pk) == 0
-    # A given-up row put back (the repair path) runs again and changes nothing.
-    Outbox.objects.filter(kind=Outbox.Kind.RATINGS).update(status="pending", attempts=0)
-    relay_all()
-    assert snapshot() == before
-    call_command("rebuild_ratings")
-    first = snapshot()
-    call_command("rebuild_ratings", "pirates")
-    assert snapshot() == first
-    assert first["ratings"] == before["ratings"]
-    assert sorted(x[:4] for x in first["changes"]) == sorted(x[:4] for x in before["changes"])
-
-
-def test_a_pending_earlier_game_is_applied_before_a_later_one(played: list[User]) -> None:
-    expected = stored()
-    games = list(Game.objects.order_by("finished_at", "pk"))
-    # As if no rating update had run yet: the last game's task runs first.
-    RatingChange.objects.all().delete()
-    Rating.objects.all().delete()
-    RatedGame.objects.all().delete()
-    assert tasks.update_ratings(games[-1].pk) == 5
-    assert list(RatedGame.objects.order_by("rated_at", "pk").values_list("game_id", flat=True)) == [
-        g.pk for g in games
-    ]
-    assert_agree(stored(), expected)
-    for game in games:
-        assert tasks.update_ratings(game.pk) == 0
-
-
-def test_a_game_that_turns_up_after_a_later_one_was_applied_is_put_in_its_place(played: list[User]) -> None:
-    expected = stored()
-    first, *rest = list(Game.objects.order_by("finished_at", "pk"))
-    RatingChange.objects.all().delete()
-    Rating.objects.all().delete()
-    RatedGame.objects.all().delete()
-    # The later games were applied while the first one's transaction had not committed yet.
-    for game in rest:
-        ratings._apply(ratings.finished(game))
-    assert Rating.objects.get(user=played[0]).games == 3
-    assert ratings.update_for_game(first.pk) == 5  # the rule set is recomputed in order
-    assert_agree(stored(), expected)
-    assert RatedGame.objects.count() == 5
+@pytest.fixture(scope="class")
+def played(django_db_setup: None, django_db_blocker: Any) -> Iterator[list[User]]:
+    """Four people, five finished public games of three and four seats, bots of both kinds;
+    played once for the tests of ``TestFiveFinishedGames`` (tests/module_rows.py)."""
+    with module_rows(django_db_blocker):
+        anne, bob, cat, dan = people = make_users(4, "p")
+        finish(new_game([anne, bob, cat]), seed=1)
+        finish(new_game([bob, cat, dan], bots=1, bot_kind="random"), seed=2)
+        finish(new_game([dan, anne], bots=1, bot_kind="greedy"), seed=3)
+        finish(new_game([anne, bob, cat, dan]), seed=4)
+        finish(new_game([cat, anne, dan]), seed=5)
+        relay_all()
+        yield people
 
 
 def test_a_resigned_seat_is_last_even_when_its_bot_went_on_to_win() -> None:
@@ -223,10 +165,78 @@ def test_changing_the_opt_in_recomputes_the_rule_sets_of_ones_private_games(clie
     assert not Rating.objects.exists()
 
 
-def test_rebuild_refuses_an_unknown_rule_set_and_changes_nothing(played: list[User]) -> None:
-    from django.core.management.base import CommandError
+class TestFiveFinishedGames:
+    """The tests over ``played``: its rows last as long as this class (tests/module_rows.py),
+    so the tests after it start from an empty database."""
 
-    before = snapshot()
-    with pytest.raises(CommandError, match="Unknown rule set"):
-        call_command("rebuild_ratings", "chess")
-    assert snapshot() == before
+    def test_ratings_agree_with_the_library_recomputed_over_the_finished_games(
+        self, played: list[User]
+    ) -> None:
+        assert Game.objects.filter(status=Game.Status.FINISHED).count() == 5
+        # Every game-over row ran its rating update as the outbox side effect.
+        rows = Outbox.objects.filter(kind=Outbox.Kind.RATINGS)
+        assert rows.count() == 5 and set(rows.values_list("status", flat=True)) == {"done"}
+        assert_agree(stored(), recomputed())
+        # Bots are pseudo-players, one per kind and rule set.
+        assert Rating.objects.get(rules_id="pirates", bot="random").games == 1
+        assert Rating.objects.get(rules_id="pirates", bot="greedy").games == 1
+        anne = played[0]
+        assert Rating.objects.get(rules_id="pirates", user=anne).games == 4
+        assert RatingChange.objects.filter(user=anne).count() == 4
+
+    def test_running_the_side_effect_again_or_rebuilding_twice_counts_nothing_twice(
+        self, played: list[User]
+    ) -> None:
+        before = snapshot()
+        for game in Game.objects.all():
+            assert tasks.update_ratings(game.pk) == 0
+            assert ratings.update_for_game(game.pk) == 0
+        # A given-up row put back (the repair path) runs again and changes nothing.
+        Outbox.objects.filter(kind=Outbox.Kind.RATINGS).update(status="pending", attempts=0)
+        relay_all()
+        assert snapshot() == before
+        call_command("rebuild_ratings")
+        first = snapshot()
+        call_command("rebuild_ratings", "pirates")
+        assert snapshot() == first
+        assert first["ratings"] == before["ratings"]
+        assert sorted(x[:4] for x in first["changes"]) == sorted(x[:4] for x in before["changes"])
+
+    def test_a_pending_earlier_game_is_applied_before_a_later_one(self, played: list[User]) -> None:
+        expected = stored()
+        games = list(Game.objects.order_by("finished_at", "pk"))
+        # As if no rating update had run yet: the last game's task runs first.
+        RatingChange.objects.all().delete()
+        Rating.objects.all().delete()
+        RatedGame.objects.all().delete()
+        assert tasks.update_ratings(games[-1].pk) == 5
+        assert list(RatedGame.objects.order_by("rated_at", "pk").values_list("game_id", flat=True)) == [
+            g.pk for g in games
+        ]
+        assert_agree(stored(), expected)
+        for game in games:
+            assert tasks.update_ratings(game.pk) == 0
+
+    def test_a_game_that_turns_up_after_a_later_one_was_applied_is_put_in_its_place(
+        self, played: list[User]
+    ) -> None:
+        expected = stored()
+        first, *rest = list(Game.objects.order_by("finished_at", "pk"))
+        RatingChange.objects.all().delete()
+        Rating.objects.all().delete()
+        RatedGame.objects.all().delete()
+        # The later games were applied while the first one's transaction had not committed yet.
+        for game in rest:
+            ratings._apply(ratings.finished(game))
+        assert Rating.objects.get(user=played[0]).games == 3
+        assert ratings.update_for_game(first.pk) == 5  # the rule set is recomputed in order
+        assert_agree(stored(), expected)
+        assert RatedGame.objects.count() == 5
+
+    def test_rebuild_refuses_an_unknown_rule_set_and_changes_nothing(self, played: list[User]) -> None:
+        from django.core.management.base import CommandError
+
+        before = snapshot()
+        with pytest.raises(CommandError, match="Unknown rule set"):
+            call_command("rebuild_ratings", "chess")
+        assert snapshot() == before
