@@ -35,7 +35,7 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from games.models import Game, Outbox, Seat
+from games.models import Game, Outbox, PlayerProfile, Seat
 
 log = logging.getLogger(__name__)
 
@@ -308,23 +308,49 @@ def _claim(now: datetime, horizon: datetime, limit: int) -> list[_Row]:
 
 
 def _without_passed_turns(rows: list[_Row], now: datetime) -> list[_Row]:
-    """``rows`` less the turn-email rows of positions their game has moved past (or games
-    over or gone), which are marked done here: their task would send nothing and mark them
-    done (``send_turn_emails`` and ``turn_emails_wait`` both stop at a game past the seq),
-    and a game's seq never goes back. In a game that moves quickly most turn rows are such, and
-    each task costs the mail lane a message and three queries. One query for the games, none
-    without turn rows; the games are read without a lock (a game only moves further on)."""
+    """``rows`` less the turn-email rows that cannot send anything, which are marked done here:
+    those of positions their game has moved past (or games over or gone), and those whose
+    people to act all chose no email per turn (``none`` or the daily digest). Their task would
+    send nothing and mark them done (``send_turn_emails`` and ``turn_emails_wait`` both stop
+    at a game past the seq, and email only the per-turn preferences), and a game's seq never
+    goes back. In a game that moves quickly most turn rows are such, and each task costs the
+    mail lane a message and three queries, queued ahead of the turn emails that do go out.
+    Two queries, none without turn rows; read without a lock (a game only moves further on,
+    and a preference changed meanwhile counts from the next turn, as it would a moment later)."""
     turns = [row for row in rows if row.kind == Kind.TURN and row.game_id is not None]
     if not turns:
         return rows
     ids = {row.game_id for row in turns if row.game_id is not None}
-    at = dict(Game.objects.filter(pk__in=ids, status=Game.Status.ACTIVE).values_list("pk", "seq"))
-    passed = [row.pk for row in turns if row.game_id is not None and at.get(row.game_id) != row.key]
-    if not passed:
+    at = {
+        pk: (seq, to_act)
+        for pk, seq, to_act in Game.objects.filter(pk__in=ids, status=Game.Status.ACTIVE)
+        .values_list("pk", "seq", "to_act")
+    }
+    current = {row.pk: row.game_id for row in turns if row.game_id in at and at[row.game_id][0] == row.key}
+    emailed = _people_emailed_per_turn({game_id for game_id in current.values() if game_id is not None})
+    keep = {pk for pk, game_id in current.items()
+            if game_id is not None and any((game_id, seat) in emailed for seat in at[game_id][1])}
+    settled = [row.pk for row in turns if row.pk not in keep]
+    if not settled:
         return rows
-    Outbox.objects.filter(pk__in=passed).update(status=Status.DONE, done_at=now)
-    gone = set(passed)
+    Outbox.objects.filter(pk__in=settled).update(status=Status.DONE, done_at=now)
+    gone = set(settled)
     return [row for row in rows if row.pk not in gone]
+
+
+# The preferences that get an email per turn (games/presence.py); who has no profile row has
+# the default a new one gets, which is one of them.
+_PER_TURN = (PlayerProfile.Notify.EACH_TURN, PlayerProfile.Notify.WHEN_AWAY)
+
+
+def _people_emailed_per_turn(game_ids: set[int]) -> set[tuple[int, int]]:
+    """(game, position) of the seats of ``game_ids`` whose person may get a turn email."""
+    if not game_ids:
+        return set()
+    seats = Seat.objects.filter(game_id__in=game_ids, user__isnull=False, replaced_by_bot=False).filter(
+        Q(user__profile__isnull=True) | Q(user__profile__notify__in=_PER_TURN)
+    )
+    return set(seats.values_list("game_id", "position"))
 
 
 def _unclaim(pks: list[int], now: datetime) -> None:

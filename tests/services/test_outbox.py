@@ -26,7 +26,7 @@ from rest_framework.test import APIClient
 
 from engine.bots import choose_action
 from games import outbox, services, tasks
-from games.models import Game, Outbox
+from games.models import Game, Outbox, PlayerProfile
 from games.services.timeouts import sweep_due
 from tests import realservers
 from tests.services.support import make_user, make_users, started_game, user_to_act
@@ -176,6 +176,31 @@ def test_the_relay_settles_turn_rows_the_game_has_moved_past_without_a_task(
     ]
     assert rows(finished) == [(Kind.TURN, 1, Status.DONE)]
     assert game_rows().get(game=game, key=1).done_at is not None
+
+
+def test_the_relay_settles_turn_rows_of_people_who_want_no_turn_email_without_a_task(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A turn row can send something only to a person to act who gets an email per turn: one
+    whose people chose none or the daily digest is done without a task; one with a person
+    of the default preference (no profile row) or "each turn" is published."""
+    quiet, digest, default, eager = (
+        started_game(make_users(3, prefix=name)) for name in ("quiet", "digest", "default", "eager")
+    )
+    for game, notify in ((quiet, "none"), (digest, "daily_digest"), (eager, "each_turn")):
+        for seat in game.seats.all():
+            PlayerProfile.objects.update_or_create(user=seat.user, defaults={"notify": notify})
+    published = lose_every_publish(monkeypatch)
+    assert outbox.relay() == 2
+    assert {row.game_id for row in published} == {default.pk, eager.pk}
+    for game, status in ((quiet, Status.DONE), (digest, Status.DONE), (default, Status.PENDING),
+                         (eager, Status.PENDING)):
+        assert rows(game) == [(Kind.TURN, game.seq, status)], game
+    # Only the people to act count: quiet's next player choosing "each turn" brings its row back.
+    to_act = user_to_act(quiet)
+    PlayerProfile.objects.filter(user=to_act).update(notify="each_turn")
+    Outbox.objects.filter(game=quiet).update(status=Status.PENDING)
+    assert outbox.relay() == 1 and published[-1].game_id == quiet.pk
 
 
 def test_a_bot_move_is_a_row_due_after_the_delay(settings: Settings) -> None:
