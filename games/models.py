@@ -288,6 +288,9 @@ class PlayerProfile(models.Model):
         DAILY_DIGEST = "daily_digest", "One daily digest"
         NONE = "none", "No turn emails"
 
+    # The preferences that get an email per turn (games/presence.py has the rule).
+    PER_TURN = (Notify.EACH_TURN, Notify.WHEN_AWAY)
+
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     display_name = models.CharField(max_length=40, blank=True)
     # By default a turn email only when the player is not at the table already.
@@ -304,6 +307,12 @@ class PlayerProfile(models.Model):
 
     def __str__(self) -> str:
         return f"profile of {self.user_id}"
+
+    @classmethod
+    def emailed_per_turn(cls, profile: str) -> Q:
+        """A filter on the rows whose person, through the relation ``profile``, may get an
+        email per turn: a per-turn preference, or no profile row (the default is one)."""
+        return Q(**{f"{profile}__isnull": True}) | Q(**{f"{profile}__notify__in": cls.PER_TURN})
 
 
 class VerifiedAddress(models.Model):

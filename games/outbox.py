@@ -296,7 +296,7 @@ def _claim(now: datetime, horizon: datetime, limit: int) -> list[_Row]:
                 log.error("outbox: gave up %s for game %s at %s after %s publishes",
                           row.kind, row.game_id, row.key, row.attempts)
         rows = [row for row in rows if row.attempts < settings.OUTBOX_MAX_ATTEMPTS]
-        rows = _without_passed_turns(rows, now)
+        rows = _without_idle_turns(rows, now)
         by_attempts: dict[int, list[int]] = {}
         for row in rows:
             by_attempts.setdefault(row.attempts + 1, []).append(row.pk)
@@ -307,7 +307,7 @@ def _claim(now: datetime, horizon: datetime, limit: int) -> list[_Row]:
     return rows
 
 
-def _without_passed_turns(rows: list[_Row], now: datetime) -> list[_Row]:
+def _without_idle_turns(rows: list[_Row], now: datetime) -> list[_Row]:
     """``rows`` less the turn-email rows that cannot send anything, which are marked done here:
     those of positions their game has moved past (or games over or gone), and those whose
     people to act all chose no email per turn (``none`` or the daily digest). Their task would
@@ -338,17 +338,12 @@ def _without_passed_turns(rows: list[_Row], now: datetime) -> list[_Row]:
     return [row for row in rows if row.pk not in gone]
 
 
-# The preferences that get an email per turn (games/presence.py); who has no profile row has
-# the default a new one gets, which is one of them.
-_PER_TURN = (PlayerProfile.Notify.EACH_TURN, PlayerProfile.Notify.WHEN_AWAY)
-
-
 def _people_emailed_per_turn(game_ids: set[int]) -> set[tuple[int, int]]:
     """(game, position) of the seats of ``game_ids`` whose person may get a turn email."""
     if not game_ids:
         return set()
     seats = Seat.objects.filter(game_id__in=game_ids, user__isnull=False, replaced_by_bot=False).filter(
-        Q(user__profile__isnull=True) | Q(user__profile__notify__in=_PER_TURN)
+        PlayerProfile.emailed_per_turn("user__profile")
     )
     return set(seats.values_list("game_id", "position"))
 

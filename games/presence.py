@@ -67,8 +67,7 @@ OWN_MOVE_KINDS = (
 )
 # The events by which a seat goes on with its own turn (not news to it): see ``mid_turn``.
 MID_TURN_KINDS = (Event.Kind.ACTION, Event.Kind.TAKE_BACK)
-# The preferences that get an email per turn.
-PER_TURN = (Notify.EACH_TURN, Notify.WHEN_AWAY)
+PER_TURN = PlayerProfile.PER_TURN
 _LONG_AGO = datetime(2000, 1, 1, tzinfo=dt.UTC)
 # Who has no profile row has the default a new profile gets.
 _DEFAULT_NOTIFY = str(PlayerProfile._meta.get_field("notify").default)
@@ -251,7 +250,7 @@ def _candidates(now: datetime) -> list[Seat]:
         user_id=OuterRef("user_id"), game_id=OuterRef("game_id"), kind=Notification.Kind.TURN,
         sent_at__isnull=False, sent_at__gte=OuterRef("own_move_at"),
     )
-    wants = Q(user__profile__isnull=True) | Q(user__profile__notify__in=PER_TURN)
+    wants = PlayerProfile.emailed_per_turn("user__profile")
     seats = (
         Seat.objects.filter(
             must_act=True, user__isnull=False, replaced_by_bot=False, game__status=Game.Status.ACTIVE
