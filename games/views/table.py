@@ -42,7 +42,9 @@ def version_of(game: Game) -> str:
     return version
 
 
-def table_context(request: HttpRequest, game: Game) -> dict[str, Any]:
+def table_context(request: HttpRequest, game: Game, version: str | None = None) -> dict[str, Any]:
+    """What the table page and its live fragment show; ``version`` is ``version_of(game)``
+    when the caller has it already (the live poll compares it first)."""
     seat = selectors.user_seat(game, request.user)
     seats_table = selectors.seats_table(game, seat) if game.seq >= 1 else None
     detail = selectors.game_detail(game, request.user, table=seats_table)
@@ -52,7 +54,7 @@ def table_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     context: dict[str, Any] = {
         "game": game,
         "detail": detail,
-        "version": version_of(game),
+        "version": version if version is not None else version_of(game),
         "has_seat": has_seat,
         "is_creator": user_id == game.created_by_id,
         "free_seats": game.players - len(detail["seats"]),
@@ -117,9 +119,10 @@ def game_live(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game_or_404(game_id, request)
     # The poll is how we know the player is at the table (turn emails wait while they are).
     presence.seat_seen(selectors.user_seat(game, request.user))
-    if request.GET.get("v") == version_of(game):
+    version = version_of(game)
+    if request.GET.get("v") == version:
         return HttpResponse(status=204)
-    return render(request, "games/_live.html", table_context(request, game))
+    return render(request, "games/_live.html", table_context(request, game, version))
 
 
 @login_required

@@ -14,6 +14,7 @@ Everything listens on 127.0.0.1 only; every wait is bounded.
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import json
 import math
 import os
@@ -851,9 +852,13 @@ class Row:
 
     def write(self) -> None:
         FIGURES.parent.mkdir(exist_ok=True)
-        everything = json.loads(FIGURES.read_text()) if FIGURES.exists() else {}
-        everything[self.fault] = self.figures()
-        FIGURES.write_text(json.dumps(everything, indent=2) + "\n")
+        # CI runs the fault tests in two processes at once (.ci/run): each row is read, added
+        # and written under a lock, so neither drops the other's.
+        with (FIGURES.parent / "fault-figures.lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            everything = json.loads(FIGURES.read_text()) if FIGURES.exists() else {}
+            everything[self.fault] = self.figures()
+            FIGURES.write_text(json.dumps(everything, indent=2) + "\n")
 
 
 @contextmanager

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -15,6 +17,7 @@ from games import eventlog
 from games.eventlog import Viewer
 from games.models import Event, Game
 from games.read.state import load_state
+from tests.module_rows import module_rows
 from tests.web.helpers import make_user, started_game
 from tests.web.test_replay_rules import _play
 
@@ -34,11 +37,13 @@ def _player(game: Game) -> Client:
     return client
 
 
-@pytest.fixture
-def finished() -> Game:
-    game = _play(started_game([make_user(n) for n in ("anne", "bob", "cat")]), 400)
-    assert game.status == Game.Status.FINISHED
-    return game
+@pytest.fixture(scope="module")
+def finished(django_db_setup: None, django_db_blocker: Any) -> Iterator[Game]:
+    """One finished game, played once for the module's tests (tests/module_rows.py)."""
+    with module_rows(django_db_blocker):
+        game = _play(started_game([make_user(n) for n in ("anne", "bob", "cat")]), 400)
+        assert game.status == Game.Status.FINISHED
+        yield game
 
 
 def test_replay_opens_at_the_first_event(finished: Game) -> None:
