@@ -393,6 +393,10 @@ class Stack:
             WORKER_CONCURRENCY="1",
             SWEEP_INTERVAL_SECONDS="1",
             BOT_MOVE_DELAY_SECONDS="0",
+            # The strong bot thinks a quarter of production's second of CPU: its moves still
+            # take long enough for a kill or an outage to catch one under way, and the three
+            # bot games of a fault no longer keep a whole core busy.
+            BOT_THINK_SECONDS="0.25",
             # The outbox relays every second, and a row whose task died is published again
             # after 10 s, so recovery is measured in seconds rather than the production minute.
             OUTBOX_RELAY_SECONDS="1",
