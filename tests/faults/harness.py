@@ -856,8 +856,8 @@ class Row:
 
     def write(self) -> None:
         FIGURES.parent.mkdir(exist_ok=True)
-        # CI runs the fault tests in two processes at once (.ci/run): each row is read, added
-        # and written under a lock, so neither drops the other's.
+        # The fault tests may run in several processes at once (split by test, each with a
+        # stack of its own): each row is read, added and written under a lock, so none is lost.
         with (FIGURES.parent / "fault-figures.lock").open("w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             everything = json.loads(FIGURES.read_text()) if FIGURES.exists() else {}

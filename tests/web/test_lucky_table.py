@@ -343,7 +343,8 @@ def test_no_seat_or_spectator_sees_another_hand_during_and_after_the_game() -> N
     for step in range(MAX_ACTIONS):
         game.refresh_from_db()
         if step % 15 == 0 or game.status != Game.Status.ACTIVE:
-            # At the end every frame again: a finished game's replay is shown to everyone.
+            # At the end a dozen over the whole game again: a finished game's replay is shown
+            # to everyone.
             after, frames = (checked_to, 4) if game.status == Game.Status.ACTIVE else (1, 12)
             for seat, client, api in viewers:
                 _assert_no_other_hand(game, seat, _answers(game, client, api, after, frames))
