@@ -56,20 +56,38 @@ def postfix_problem() -> str | None:
     return None
 
 
-def chromium_path() -> str | None:
-    candidate = os.environ.get("CHROMIUM_PATH")
+def _first_found(variable: str, names: tuple[str, ...]) -> str | None:
+    candidate = os.environ.get(variable)
     if candidate and Path(candidate).exists():
         return candidate
-    for name in ("chromium", "chromium-browser", "google-chrome"):
+    for name in names:
         found = shutil.which(name)
         if found:
             return found
     return None
 
 
+def chromium_path() -> str | None:
+    """CHROMIUM_PATH, else the first Chromium found. The headless shell comes first: the same
+    Chromium without the desktop browser around it, it costs about half the CPU a page load
+    costs the full browser in headless mode (Debian's chromium-headless-shell: 0.08 against
+    0.15 CPU seconds for a bare page, 0.25 against 0.43 for a game's table)."""
+    return _first_found("CHROMIUM_PATH", ("chromium-headless-shell", *FULL_CHROMIUMS))
+
+
+FULL_CHROMIUMS = ("chromium", "chromium-browser", "google-chrome")
+
+
+def full_chromium_path() -> str | None:
+    """CHROMIUM_FULL_PATH, else the first desktop Chromium found: for what the headless shell
+    leaves out, the Notification API."""
+    return _first_found("CHROMIUM_FULL_PATH", FULL_CHROMIUMS)
+
+
 def browser_problem() -> str | None:
     if chromium_path() is None:
-        return "needs Chromium: apt-get install chromium, or set CHROMIUM_PATH (.ci/run does)"
+        return ("needs Chromium: apt-get install chromium-headless-shell (or chromium), or set CHROMIUM_PATH "
+                "(.ci/run does)")
     try:
         import playwright  # noqa: F401
     except ImportError:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.realservers import chromium_path
+from tests.realservers import chromium_path, full_chromium_path
 
 # The live server and the ORM run in this process while Playwright's sync API holds an event loop.
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
@@ -69,6 +69,26 @@ def browser(browser: Any) -> Iterator[Any]:
     """Every browser test fails on a Content-Security-Policy violation in any page it opened,
     live updates included (the pages' own console checks may look at other things)."""
     watched = _CspWatchedBrowser(browser)
+    yield watched
+    assert watched.violations == [], "Content-Security-Policy violations:\n" + "\n".join(watched.violations)
+
+
+@pytest.fixture(scope="session")
+def _full_chromium(browser_type: Any, browser_type_launch_args: dict[str, Any]) -> Iterator[Any]:
+    path = full_chromium_path()
+    if path is None:
+        pytest.skip("[browser] needs the desktop Chromium as well: apt-get install chromium, or set "
+                    "CHROMIUM_FULL_PATH (.ci/run does)")
+    launched = browser_type.launch(**{**browser_type_launch_args, "executable_path": path})
+    yield launched
+    launched.close()
+
+
+@pytest.fixture
+def full_browser(_full_chromium: Any) -> Iterator[Any]:
+    """The desktop Chromium in headless mode, watched as ``browser`` is, for a test of what the
+    headless shell does not have (window.Notification)."""
+    watched = _CspWatchedBrowser(_full_chromium)
     yield watched
     assert watched.violations == [], "Content-Security-Policy violations:\n" + "\n".join(watched.violations)
 

@@ -296,11 +296,11 @@ def test_turn_email_fits_a_phone(browser: Any, settings: Any) -> None:
 
 @pytest.mark.usefixtures("transactional_db")
 def test_browser_notifications_are_asked_for_on_a_click(
-    live_server: Any, browser: Any, console: ConsoleWatch
+    live_server: Any, full_browser: Any, console: ConsoleWatch
 ) -> None:
     base = live_server.url
     make_user("anne")
-    context = browser.new_context(viewport=WIDE)
+    context = full_browser.new_context(viewport=WIDE)
     context.grant_permissions(["notifications"])
     page = console.watch(context.new_page())
     login(page, base, "anne")
