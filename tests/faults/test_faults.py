@@ -163,7 +163,7 @@ def _beat_sent(stack: Stack, name: str, entry: str) -> int:
 
 
 def _beat_sends_again(stack: Stack, entry: str, before: int) -> bool:
-    """Whether beat sends ``entry`` a few more times within 30 s (it is due every second here)."""
+    """Whether beat sends ``entry`` a few more times within 30 s (it is due every 2 s here)."""
     return wait_for(lambda: _beat_sent(stack, "beat", entry) > before + 2, time.monotonic() + 30)
 
 
