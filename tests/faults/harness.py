@@ -680,6 +680,8 @@ class Stack:
     def turn_emails_pending(self, games: list[GameUnderTest]) -> int:
         """Turn-email rows of these games the outbox has not finished (queued, in flight or
         waiting for a retry): while there are none, no turn email for them is on its way."""
+        if not games:
+            return 0
         ids = ",".join(str(game.id) for game in games)
         return int(self.query(f"SELECT count(*) FROM games_outbox WHERE game_id IN ({ids}) "
                               "AND kind = 'turn' AND status = 'pending'")[0][0])
