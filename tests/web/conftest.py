@@ -74,14 +74,18 @@ class _CspWatchedBrowser:
         return getattr(self._browser, name)
 
 
-@pytest.fixture
-def browser(browser: Any) -> Iterator[Any]:
-    """Every browser test fails on a Content-Security-Policy violation in any page it opened,
-    live updates included (the pages' own console checks may look at other things)."""
+def _watched(browser: Any) -> Iterator[Any]:
     watched = _CspWatchedBrowser(browser)
     yield watched
     watched.close_opened()
     assert watched.violations == [], "Content-Security-Policy violations:\n" + "\n".join(watched.violations)
+
+
+@pytest.fixture
+def browser(browser: Any) -> Iterator[Any]:
+    """Every browser test fails on a Content-Security-Policy violation in any page it opened,
+    live updates included (the pages' own console checks may look at other things)."""
+    yield from _watched(browser)
 
 
 @pytest.fixture(scope="session")
@@ -99,10 +103,7 @@ def _full_chromium(browser_type: Any, browser_type_launch_args: dict[str, Any]) 
 def full_browser(_full_chromium: Any) -> Iterator[Any]:
     """The desktop Chromium in headless mode, watched as ``browser`` is, for a test of what the
     headless shell does not have (window.Notification)."""
-    watched = _CspWatchedBrowser(_full_chromium)
-    yield watched
-    watched.close_opened()
-    assert watched.violations == [], "Content-Security-Policy violations:\n" + "\n".join(watched.violations)
+    yield from _watched(_full_chromium)
 
 
 @pytest.fixture
