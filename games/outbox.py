@@ -372,11 +372,18 @@ def _publish(row: _Row) -> None:
     task_named(name).apply_async(args=args, kwargs={**kwargs, "outbox_id": row.pk})
 
 
+_discovering = threading.Lock()
+
+
 def task_named(name: str) -> Any:
     """The app's task called ``name``. A web process has not imported the tasks modules (a
-    worker imports them at start): the first lookup there has the app discover them."""
+    worker imports them at start): the first lookup there has the app discover them, one
+    thread at a time (a thread arriving while another imports finds the modules half-run and
+    the task not yet registered)."""
     if name not in current_app.tasks:
-        current_app.loader.import_default_modules()
+        with _discovering:
+            if name not in current_app.tasks:
+                current_app.loader.import_default_modules()
     return current_app.tasks[name]
 
 
