@@ -396,10 +396,11 @@ class Stack:
             # for the stack at rest; the stack serves the whole module).
             SWEEP_INTERVAL_SECONDS="2",
             BOT_MOVE_DELAY_SECONDS="0",
-            # The strong bot thinks a quarter of production's second of CPU: its moves still
-            # take long enough for a kill or an outage to catch one under way, and the three
-            # bot games of a fault no longer keep a whole core busy.
-            BOT_THINK_SECONDS="0.25",
+            # The strong bot thinks a tenth of production's second of CPU: a kill or an outage
+            # can still catch a move under way, and the bot games of a fault keep the worker
+            # busy a sixth of the time instead of most of it (at a quarter of a second, the
+            # worker's thinking was most of the suite's CPU after the faults themselves).
+            BOT_THINK_SECONDS="0.1",
             # A row whose task died is published again after 10 s.
             OUTBOX_RELAY_SECONDS="2",
             OUTBOX_LEASE_SECONDS="10",
