@@ -369,8 +369,8 @@ def _reference_games(rules: Rules[Any], players: int, logs: list[Log]) -> tuple[
     return logs[:done], time.process_time() - started
 
 
-def _bench_one(rules: Rules[Any], args: argparse.Namespace, reference: float) -> float:
-    """Print one rule set's figures; its random games/s."""
+def _bench_one(rules: Rules[Any], args: argparse.Namespace, reference: float) -> int:
+    """Print one rule set's figures; the number of random games it played."""
     players = players_for(rules, args.players, exact=args.rules is not None)
     # The same seeded games several times, the best time kept: a figure of the engine, not
     # of whatever else the machine did meanwhile. CPU time of this one process, likewise.
@@ -436,7 +436,22 @@ def _bench_one(rules: Rules[Any], args: argparse.Namespace, reference: float) ->
             f"  strong bot per move:      {sum(times) / len(times):8.3f} s mean, p99 {p99:.3f} s "
             f"(CPU, {len(times)} moves of a greedy game, cap {args.think_seconds:g} s)"
         )
-    return games / elapsed
+    return games
+
+
+def _speeds_in_turns(
+    chosen: list[Rules[Any]], args: argparse.Namespace, games: dict[str, int]
+) -> dict[str, float]:
+    """Random games/s of each rule set, best of ``args.repeat`` rounds that time every rule set
+    in turn: one rule set after another, a change in the machine's speed between them (this
+    machine's baseline moved from 2.99 to 4.02 M/s between two runs minutes apart) would move
+    their ratios; in turns, it touches all of them alike."""
+    best = {rules.id: float("inf") for rules in chosen}
+    for _ in range(args.repeat):
+        for rules in chosen:
+            players = players_for(rules, args.players, exact=args.rules is not None)
+            best[rules.id] = min(best[rules.id], _random_games(rules, players, games[rules.id])[1])
+    return {rules.id: games[rules.id] / best[rules.id] for rules in chosen}
 
 
 def _strong_times(rules: Rules[Any], players: int, moves: int, think_seconds: float) -> list[float]:
@@ -473,10 +488,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
         f"baseline (this machine): {reference:.2f} M dicts+tuples/s of plain Python "
         "(compare machines by games/s per M of it)"
     )
-    speeds = {rules.id: (rules.title, _bench_one(rules, args, reference)) for rules in chosen}
-    # The others' random games/s against the --yardstick's, else against the fastest's.
-    mark = args.yardstick if args.yardstick in speeds else max(speeds, key=lambda r: speeds[r][1])
-    if len(speeds) > 1:
+    games = {rules.id: _bench_one(rules, args, reference) for rules in chosen}
+    if len(chosen) > 1:
+        in_turns = _speeds_in_turns(chosen, args, games)
+        speeds = {rules.id: (rules.title, in_turns[rules.id]) for rules in chosen}
+        print(
+            f"random games, every rule set in turn (best of {args.repeat} rounds): "
+            + ", ".join(f"{title} {speed:.1f}/s" for title, speed in speeds.values())
+        )
+        # The others' random games/s against the --yardstick's, else against the fastest's.
+        mark = args.yardstick if args.yardstick in speeds else max(speeds, key=lambda r: speeds[r][1])
         title, yardstick = speeds[mark]
         others = ", ".join(
             f"{other} {speed / yardstick:.2f}x"
