@@ -309,6 +309,12 @@ class PlayerProfile(models.Model):
         return f"profile of {self.user_id}"
 
     @classmethod
+    def per_turn(cls, profile: PlayerProfile | None) -> bool:
+        """Whether the person with ``profile`` may get an email per turn (no profile row: the
+        default, which is one); ``emailed_per_turn`` is the same test as a filter."""
+        return profile is None or profile.notify in cls.PER_TURN
+
+    @classmethod
     def emailed_per_turn(cls, profile: str) -> Q:
         """A filter on the rows whose person, through the relation ``profile``, may get an
         email per turn: a per-turn preference, or no profile row (the default is one)."""

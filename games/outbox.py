@@ -472,10 +472,13 @@ def bot_moves_missing(before: datetime) -> QuerySet[Seat, tuple[int, int]]:
 
 
 def turns_missing(before: datetime) -> QuerySet[Seat, tuple[int, int]]:
-    """(game, seq) of running games with a person to act since before ``before`` and no
-    turn-email row at all for that seq (one given up stays given up)."""
+    """(game, seq) of running games with a person to act since before ``before`` who may get
+    an email per turn, and no turn-email row at all for that seq (one given up stays given up).
+    A move writes none when its people to act want no email per turn (``side_effects``): one
+    who chose a per-turn email since gets the row here."""
     rows = Outbox.objects.filter(game_id=OuterRef("game_id"), kind=Kind.TURN, key=OuterRef("game__seq"))
     people = _seats_to_act(before).filter(user__isnull=False, replaced_by_bot=False)
+    people = people.filter(PlayerProfile.emailed_per_turn("user__profile"))
     return people.filter(~Exists(rows)).values_list("game_id", "game__seq").distinct().order_by("game_id")
 
 

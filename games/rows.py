@@ -9,7 +9,7 @@ ordinary model instances:
 
 - ``Game`` with ``created_by`` loaded as a ``User`` with only ``id`` and ``username``;
 - ``Seat`` with ``user`` loaded the same way and the user's ``profile`` holding only
-  ``away_until`` (or known to be missing), and the game itself.
+  ``away_until``, ``display_name`` and ``notify`` (or known to be missing), and the game itself.
 
 The related objects are deferred instances, exactly what ``.only()`` gives: any other field
 loads on first access, and saving one writes only its loaded fields. ``insert`` and
@@ -28,7 +28,7 @@ from django.contrib.auth.models import User
 from django.db import connection, models
 from django.db.models.expressions import Col
 
-from games.models import Game, PlayerProfile, Seat
+from games.models import CrewGame, Game, Outbox, PlayerProfile, Seat, Webhook
 
 M = TypeVar("M", bound=models.Model)
 
@@ -91,7 +91,7 @@ def _game_query(for_update: bool) -> tuple[str, Columns, Columns]:
 def _seats_query() -> tuple[str, Columns, Columns, Columns]:
     seat = Columns(Seat, "s")
     player = Columns(User, "u", ["id", "username"])
-    profile = Columns(PlayerProfile, "p", ["id", "user", "away_until", "display_name"])
+    profile = Columns(PlayerProfile, "p", ["id", "user", "away_until", "display_name", "notify"])
     seat_user = f"s.{_column(Seat, 'user')}"
     sql = (
         f"SELECT {seat.sql}, {player.sql}, {profile.sql}"
@@ -127,7 +127,8 @@ def game_row(game_id: int, *, for_update: bool = False) -> Game | None:
 
 def seat_rows(game: Game) -> list[Seat]:
     """The game's seats in position order, each with its player (id and username) and the
-    player's profile (``away_until`` and ``display_name`` only; None when they have none)."""
+    player's profile (``away_until``, ``display_name`` and ``notify`` only; None when they
+    have none)."""
     sql, seat_columns, player_columns, profile_columns = _seats_query()
     seats: list[Seat] = []
     at_player = len(seat_columns)
@@ -158,6 +159,27 @@ def game_with_seats(game_id: int) -> Game | None:
         queryset._prefetch_done = True  # type: ignore[attr-defined]
         game._prefetched_objects_cache = {"seats": queryset}  # type: ignore[attr-defined]
     return game
+
+
+@cache
+def _webhook_query() -> str:
+    hook, crew_game, row = Webhook, CrewGame, Outbox
+    return (
+        f"SELECT EXISTS (SELECT 1 FROM {_table(hook)} w WHERE w.{_column(hook, 'disabled_at')} IS NULL"
+        f" AND (w.{_column(hook, 'game')} = %s OR w.{_column(hook, 'crew')} IN"
+        f" (SELECT c.{_column(crew_game, 'crew')} FROM {_table(crew_game)} c"
+        f" WHERE c.{_column(crew_game, 'game')} = %s))),"
+        f" (SELECT MAX(o.{_column(row, 'key')}) FROM {_table(row)} o WHERE o.{_column(row, 'game')} = %s"
+        f" AND o.{_column(row, 'kind')} = %s AND o.{_column(row, 'key')} < %s)"
+    )
+
+
+def webhook_since(game_id: int, seq: int, kind: str) -> tuple[bool, int | None]:
+    """Whether game ``game_id`` has a live webhook (its own or one of its crew's, as
+    ``Webhook.live_for``), and the key of its latest outbox row of ``kind`` before ``seq``:
+    one query on every move, where two ORM queries cost a millisecond more to build."""
+    (live, previous), = _rows(_webhook_query(), [game_id, game_id, game_id, kind, seq])
+    return bool(live), previous
 
 
 def _db_values(instance: models.Model, fields: Sequence[models.Field[Any, Any]], add: bool) -> list[Any]:

@@ -16,21 +16,29 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from games import outbox
-from games.models import Event, Game, Invitation, Outbox, Seat, Webhook
+from games import outbox, rows
+from games.models import Event, Game, Invitation, PlayerProfile, Seat, Webhook
 
 Kind = outbox.Kind
 
 
-def after_append(game: Game, *, bot_seats: list[int]) -> None:
+def after_append(game: Game, seats: list[Seat]) -> None:
     """What follows the position ``game`` is now in: a bot move (``BOT_MOVE_DELAY_SECONDS``
-    later), "your turn" emails for the people to act, or the game-over emails."""
+    later), "your turn" emails for the people to act, or the game-over emails. ``seats`` are
+    the game's seats as ``games.rows.seat_rows`` reads them (with each player's profile), their
+    ``must_act`` up to date.
+
+    No turn row when none of the people to act may get an email per turn (they chose none or
+    the daily digest): its task would send nothing. A preference changed to a per-turn one
+    during that turn counts from the next turn; the sweep's ``outbox.repair`` writes the row
+    of a turn still waiting by then."""
     seq = game.seq
-    people_to_act = bool(set(game.to_act) - set(bot_seats))
+    to_act = [seat for seat in seats if seat.must_act]
     effects: list[outbox.Effect] = []
-    if bot_seats:
+    if any(seat.plays_as_bot for seat in to_act):
         effects.append(outbox.Effect(Kind.BOT_MOVE, game.pk, seq, settings.BOT_MOVE_DELAY_SECONDS))
-    if game.status == Game.Status.ACTIVE and people_to_act:
+    emailed = [seat for seat in to_act if not seat.plays_as_bot and PlayerProfile.per_turn(_profile(seat))]
+    if game.status == Game.Status.ACTIVE and emailed:
         # After a grace period: a move taken back within it moves the game past
         # ``seq``, and the send path sends nothing for a seq the game has moved past.
         effects.append(outbox.Effect(Kind.TURN, game.pk, seq, settings.TURN_EMAIL_GRACE_SECONDS))
@@ -41,15 +49,17 @@ def after_append(game: Game, *, bot_seats: list[int]) -> None:
     outbox.add(effects)
 
 
+def _profile(seat: Seat) -> PlayerProfile | None:
+    # A user without a profile row has the default preferences.
+    return getattr(seat.user, "profile", None)
+
+
 def _webhook_effects(game: Game) -> list[outbox.Effect]:
     """The webhook deliveries of the position ``game`` is now in, if it has a live hook: one
     row for the events since the previous such row (several events when passes were forced)."""
-    if not Webhook.live_for(game.pk).exists():
+    live, previous = rows.webhook_since(game.pk, game.seq, str(Kind.WEBHOOK))
+    if not live:
         return []
-    previous = (
-        Outbox.objects.filter(game=game, kind=Kind.WEBHOOK, key__lt=game.seq)
-        .order_by("-key").values_list("key", flat=True).first()
-    )
     since = previous if previous is not None else game.seq - 1
     payload = {"game_id": game.pk, "seq": game.seq, "since": since}
     return [outbox.Effect(Kind.WEBHOOK, game.pk, game.seq, payload=payload)]

@@ -180,8 +180,7 @@ def settle(game: Game, state: Any, seats: list[Seat] | None = None) -> None:
     _mark_seats_to_act(game)
     for seat in seats:
         seat.must_act = seat.position in game.to_act
-    bot_seats = [seat.position for seat in seats if seat.must_act and seat.plays_as_bot]
-    side_effects.after_append(game, bot_seats=bot_seats)
+    side_effects.after_append(game, seats)
 
 
 def _mark_seats_to_act(game: Game) -> None:

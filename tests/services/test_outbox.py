@@ -203,6 +203,39 @@ def test_the_relay_settles_turn_rows_of_people_who_want_no_turn_email_without_a_
     assert outbox.relay() == 1 and published[-1].game_id == quiet.pk
 
 
+def test_a_move_writes_no_turn_row_when_its_people_to_act_want_no_turn_email() -> None:
+    """The same test as the relay's, made by the move itself: no row, no relay, no task. A
+    person to act who chooses "each turn" meanwhile gets the row from the sweep's repair."""
+    people = make_users(3, prefix="quiet")
+    for user, notify in zip(people, ("none", "daily_digest", "none"), strict=True):
+        PlayerProfile.objects.update_or_create(user=user, defaults={"notify": notify})
+    game = started_game(people)
+    for _ in range(3):
+        greedy_move(game)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and rows(game) == []
+    assert sweep_due(later()).repaired == 0  # nobody to act wants one: nothing is missing
+
+    to_act = user_to_act(game)
+    PlayerProfile.objects.filter(user=to_act).update(notify="each_turn")
+    assert sweep_due(later()).repaired == 1
+    assert rows(game) == [(Kind.TURN, game.seq, Status.PENDING)]
+    outbox.relay()
+    assert [m.to for m in mail.outbox] == [[to_act.email]]
+    # Their next turn is a row of its own, written by the move that hands it to them.
+    for _ in range(60):
+        greedy_move(game)
+        if user_to_act(game) != to_act:
+            break
+    for _ in range(60):
+        if user_to_act(game) == to_act:
+            break
+        greedy_move(game)
+    game.refresh_from_db()
+    assert user_to_act(game) == to_act and game.status == Game.Status.ACTIVE
+    assert rows(game)[-1] == (Kind.TURN, game.seq, Status.PENDING)
+
+
 def test_a_bot_move_is_a_row_due_after_the_delay(settings: Settings) -> None:
     settings.BOT_MOVE_DELAY_SECONDS = 30
     before = timezone.now()
@@ -510,7 +543,10 @@ def test_the_repair_queries_use_their_indexes() -> None:
         plan = query[:200].explain()
         assert "seat_to_act" in plan, plan
         assert "outbox_once" in plan, plan
-        assert "Seq Scan" not in plan, plan
+        # The tables that grow with the games (the players' profiles are looked up per seat
+        # to act, and a small table is read whole).
+        for table in ("games_game", "games_seat", "games_outbox"):
+            assert f"Seq Scan on {table}" not in plan, plan
     # Of the 60 running games, a third have their person to act, the rest a bot.
     assert (len(outbox.bot_moves_missing(before)), len(outbox.turns_missing(before))) == (40, 20)
 
