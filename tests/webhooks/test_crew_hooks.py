@@ -198,3 +198,35 @@ def test_the_crew_page_form_adds_shows_the_secret_once_and_deletes(users: list[U
     assert list(Webhook.objects.values_list("pk", flat=True)) == [hook.pk]
     response = client.post(f"/crews/{crew.pk}/webhooks/{hook.pk}/delete/")
     assert response.status_code == 302 and not Webhook.objects.exists()
+
+
+def test_the_move_paths_webhook_check_finds_what_live_for_finds(users: list[User]) -> None:
+    """``games.rows.webhook_since`` (one raw query on every move) and ``Webhook.live_for`` (the
+    deliveries' query) say the same of each game: its own hook, its crew's, a disabled one, and
+    another game's; and the latest webhook row's key before the seq asked about."""
+    from django.utils import timezone
+
+    from games import rows
+    from games.models import Outbox
+
+    own, crewed, disabled, plain = (started_game(users) for _ in range(4))
+    crew = crew_of(users, crewed)
+
+    def hook(**owner: Any) -> Webhook:
+        return Webhook.objects.create(created_by=users[0], url="https://x.example/", format="json",
+                                      secret="s", **owner)
+
+    hook(game=own)
+    hook(crew=crew)
+    Webhook.objects.filter(pk=hook(game=disabled).pk).update(disabled_at=timezone.now())
+    hook(game=started_game(users))  # another game's hook says nothing of these
+    seen = {game.pk: rows.webhook_since(game.pk, 5, Outbox.Kind.WEBHOOK)[0]
+            for game in (own, crewed, disabled, plain)}
+    assert seen == {game.pk: Webhook.live_for(game.pk).exists() for game in (own, crewed, disabled, plain)}
+    assert seen == {own.pk: True, crewed.pk: True, disabled.pk: False, plain.pk: False}
+
+    now = timezone.now()
+    for key in (2, 4, 7):
+        Outbox.objects.create(game=own, kind=Outbox.Kind.WEBHOOK, key=key, due_at=now, created_at=now)
+    assert rows.webhook_since(own.pk, 5, Outbox.Kind.WEBHOOK) == (True, 4)
+    assert rows.webhook_since(own.pk, 2, Outbox.Kind.WEBHOOK) == (True, None)
