@@ -83,7 +83,10 @@ class SharedStates:
     """The latest state of each running game in Redis, for every process.
 
     One entry per game (``pirates:state:<seed hash>``), overwritten by each move and expiring
-    after ``STATE_CACHE_SECONDS``, so its size follows the number of running games. The entry
+    after ``STATE_CACHE_SECONDS``, so its size follows the number of running games; and each
+    state again under its seq (``…:<seq>``) for ``RECENT_SECONDS``, so the decision of a
+    simultaneous step sent at the seq before another seat's is checked without a rebuild,
+    whichever process gets it. An entry
     is a signature (64 hex digits) followed by JSON: ``rules.dump(state)`` with the game id,
     rules version, seq and chain head it belongs to (JSON rather than pickle, so whoever can
     write to Redis still cannot make us run code). The signature is HMAC-SHA256 over the
@@ -101,6 +104,10 @@ class SharedStates:
     # deploy a miss with a warning.)
     KEY_SALT = b"pirates.games.services.state.SharedStates"
     SIGNATURE_LENGTH = 64  # hex digits of an HMAC-SHA256
+    # Each state is also kept this long under its seq: long enough for the other seats of a
+    # simultaneous step to send their decisions read at that seq, short enough that the
+    # entries follow the moves of the last minutes, not the number of moves ever made.
+    RECENT_SECONDS = 120
 
     def __init__(self, url: str, timeout_seconds: int, secret: str | bytes | None = None) -> None:
         import redis
@@ -127,6 +134,10 @@ class SharedStates:
     def key(game: Game) -> str:
         return f"pirates:state:{game.seed_sha256}"
 
+    @staticmethod
+    def recent_key(game: Game, seq: int) -> str:
+        return f"pirates:state:{game.seed_sha256}:{seq}"
+
     def sign(self, key: str, body: bytes) -> bytes:
         return hmac.new(self.signing_key, key.encode() + b"\n" + body, hashlib.sha256).hexdigest().encode()
 
@@ -134,9 +145,17 @@ class SharedStates:
         """The game's latest state: the entry's, if it is signed with our key and was built
         for the game's current seq and chain head; None otherwise or when Redis is
         unavailable (a miss costs a rebuild, never a move)."""
+        return self._read(self.key(game), game, game.seq, game.head)
+
+    def get_recent(self, game: Game, seq: int, head: str) -> Any | None:
+        """The state after event ``seq`` of ``game``, whose chain hash is ``head``, if it was
+        the latest within the last ``RECENT_SECONDS``: a decision sent at an older seq of a
+        simultaneous step is checked from it (games/services/simultaneous.py)."""
+        return self._read(self.recent_key(game, seq), game, seq, head)
+
+    def _read(self, key: str, game: Game, seq: int, head: str) -> Any | None:
         if not self._available():
             return None
-        key = self.key(game)
         try:
             raw = self.client.get(key)
         except Exception:
@@ -153,8 +172,8 @@ class SharedStates:
             if (
                 entry.get("game") == game.pk
                 and entry.get("version") == game.rules_version
-                and entry.get("seq") == game.seq
-                and entry.get("head") == game.head
+                and entry.get("seq") == seq
+                and entry.get("head") == head
             ):
                 return rules_for(game).load(entry["state"])
         except Exception:
@@ -164,14 +183,18 @@ class SharedStates:
         return None
 
     def put(self, game: Game, seq: int, head: str, state: Any) -> None:
+        """Store ``state`` as the game's latest, and under its seq for ``RECENT_SECONDS``."""
         if not self._available():
             return
-        key = self.key(game)
+        key, recent = self.key(game), self.recent_key(game, seq)
         entry = {"game": game.pk, "version": game.rules_version, "seq": seq, "head": head}
         entry["state"] = rules_for(game).dump(state)
         body = json.dumps(entry, separators=(",", ":")).encode()
         try:
-            self.client.set(key, self.sign(key, body) + body, ex=self.timeout_seconds)
+            with self.client.pipeline(transaction=False) as pipe:
+                pipe.set(key, self.sign(key, body) + body, ex=self.timeout_seconds)
+                pipe.set(recent, self.sign(recent, body) + body, ex=self.RECENT_SECONDS)
+                pipe.execute()
         except Exception:
             self._failed("storing", game)
 
@@ -292,6 +315,22 @@ def load_state(game: Game, seq: int | None = None) -> Any:
         state = new_game_state(game, Event.objects.get(game=game, seq=1))
     state = apply_events(rules, state, rest)
     cache_put(game, target, state)
+    return state
+
+
+def load_state_after(game: Game, event: Event) -> Any:
+    """The state after ``event``, one of ``game``'s events. Found by the event's chain hash,
+    which names the history up to it: a state cached while that event was the latest (in this
+    process, or in the shared cache's recent entries) is found after the game has moved on,
+    where ``load_state(game, event.seq)`` would rebuild it."""
+    key: CacheKey = (game.pk, event.hash, event.seq)
+    state = _local_get(key)
+    if state is None:
+        shared = shared_states()
+        state = shared.get_recent(game, event.seq, event.hash) if shared is not None else None
+        if state is None:
+            return load_state(game, event.seq)
+        _local_put(key, state)
     return state
 
 

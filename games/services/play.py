@@ -30,7 +30,7 @@ from games.models import Event, Game, Seat
 from games.read.state import cache_put, load_state, rules_for, write_snapshot
 from games.services.append import append_event
 from games.services.errors import Conflict, Forbidden, IllegalMove, InvalidInput, NotFound, StaleSeq
-from games.services.simultaneous import decision_unchanged
+from games.services.simultaneous import decision_state
 
 PASS = {"type": "pass"}
 # What an append changes on the game row (saving only these keeps the UPDATE small). The chain
@@ -256,13 +256,14 @@ def _submit(
             raise Forbidden("A bot plays your seat for the rest of this game after repeated timeouts.")
         # Another seat's decision in the same simultaneous step does not make this one stale
         # (games/services/simultaneous.py); only a seq behind the latest pays for that check.
-        if expected_seq != game.seq and not decision_unchanged(game, seat.position, expected_seq):
+        if expected_seq == game.seq:
+            state = load_state(game)
+        elif (state := decision_state(game, seat.position, expected_seq)) is None:
             raise StaleSeq(
                 f"The game has moved on: the latest event is {game.seq}, you sent {expected_seq}. "
                 "Reload to see what happened and try again.",
                 current_seq=game.seq,
             )
-        state = load_state(game)
         if seat.position not in rules_for(game).to_act(state):
             raise IllegalMove("It is not your turn.")
         event, state = record(

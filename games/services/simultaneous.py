@@ -21,15 +21,21 @@ directly (``decision_unchanged``) to tell "stale" from "wrong number".
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Q
 
 from games.models import Event, Game
-from games.read.state import apply_events, load_state, rules_for
+from games.read.state import apply_events, load_state, load_state_after, rules_for
 
 # Kinds of another seat's decision that leave this seat's decision as it was. A timeout's
 # move is left out: the deadline of a simultaneous step is shared, so a timeout there is the
 # step ending for everyone still to act.
 OTHER_SEATS_DECISIONS = (Event.Kind.ACTION, Event.Kind.BOT)
+# Past this many events since the seq read, one indexed query looks for an event that breaks
+# the decision before any event is loaded: a long-past seq is refused at once. Within it (the
+# other seats of one step), the events are loaded in one query and checked here.
+FEW_EVENTS = 16
 
 
 def decision_unchanged(game: Game, position: int, seq_read: int) -> bool:
@@ -37,27 +43,40 @@ def decision_unchanged(game: Game, position: int, seq_read: int) -> bool:
     its decision in ``game`` now (see the module's rule). True when ``seq_read`` is the latest
     seq and the seat is to act; False for a seq the game never had. Reads ``game`` as given:
     the caller holds the game lock when the answer decides a move."""
+    return decision_state(game, position, seq_read) is not None
+
+
+def decision_state(game: Game, position: int, seq_read: int) -> Any | None:
+    """The game's latest state if seat ``position``'s decision after ``seq_read`` is still
+    its decision (``decision_unchanged``), else None. The state is replayed from the one
+    after ``seq_read`` (cached when that was the latest, ``load_state_after``), so a move that
+    passes the check does not load the latest again."""
     if seq_read < 1 or seq_read > game.seq:
-        return False
+        return None
     rules = rules_for(game)
-    if seq_read < game.seq:
-        if not rules.simultaneous:
-            return False
-        since = Event.objects.filter(game=game, seq__gt=seq_read, seq__lte=game.seq)
-        # One indexed query first: a long-past seq meets this seat's own events (or a system
-        # event) at once, without loading any state.
-        breaking = Q(seat=position) | Q(seat__isnull=True) | ~Q(kind__in=OTHER_SEATS_DECISIONS)
-        if since.filter(breaking).exists():
-            return False
-        events = list(since.order_by("seq"))
-    else:
-        events = []
-    state = load_state(game, seq_read)
+    if seq_read == game.seq:
+        state = load_state(game)
+        return state if position in rules.to_act(state) else None
+    if not rules.simultaneous:
+        return None
+    since = Event.objects.filter(game=game, seq__gte=seq_read, seq__lte=game.seq)
+    breaking = Q(seat=position) | Q(seat__isnull=True) | ~Q(kind__in=OTHER_SEATS_DECISIONS)
+    if game.seq - seq_read > FEW_EVENTS and since.filter(breaking, seq__gt=seq_read).exists():
+        return None
+    read, *events = since.order_by("seq")
+    if any(_breaks(event, position) for event in events):
+        return None
+    state = load_state_after(game, read)
     if position not in rules.to_act(state):
-        return False
+        return None
     offered = rules.legal_actions(state, position)
     for event in events:
         state = apply_events(rules, state, [event])
         if position not in rules.to_act(state):
-            return False
-    return not events or rules.legal_actions(state, position) == offered
+            return None
+    return state if rules.legal_actions(state, position) == offered else None
+
+
+def _breaks(event: Event, position: int) -> bool:
+    """Whether ``event`` ends seat ``position``'s decision (the ``breaking`` query's test)."""
+    return event.seat == position or event.seat is None or event.kind not in OTHER_SEATS_DECISIONS

@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from pytest_django import DjangoAssertNumQueries
 
 from games import services
@@ -166,3 +168,55 @@ def test_an_unreadable_shared_entry_is_a_miss(
     shared.client.set(shared.key(game), shared.sign(shared.key(game), body) + body)
     assert shared.get(game) is None
     assert any("cannot be read" in r.getMessage() for r in caplog.records)
+
+
+def libertalia_game() -> Game:
+    users = make_users(3, prefix="lib")
+    game = services.game_create(creator=users[0], rules_id="libertalia", players=3, is_public=True)
+    for user in users[1:]:
+        services.seat_join(game_id=game.pk, user=user)
+    services.game_start(game_id=game.pk, by=users[0])
+    game.refresh_from_db()
+    assert len(game.to_act) == 3  # the first Sunrise: every seat picks at once
+    return game
+
+
+@pytest.mark.redis
+def test_a_pick_sent_at_the_seq_before_another_seats_is_checked_from_the_recent_shared_state(
+    shared: SharedStates, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        game = libertalia_game()
+    read, head_read = game.seq, game.head
+    first, second, third = sorted(game.to_act)
+    picks = {seat: legal_for(game, seat)[0] for seat in (first, second, third)}
+    with django_capture_on_commit_callbacks(execute=True):
+        services.action_submit(
+            game_id=game.pk, user=seat_user(game, first), action=picks[first], expected_seq=read
+        )
+    game.refresh_from_db()
+    # The state the other seats read is still in Redis under its seq, for its chain hash only.
+    found = shared.get_recent(game, read, head_read)
+    assert found is not None and dump(game, found) == dump(game, services.replay_from_start(game, read))
+    assert shared.get_recent(game, read, game.head) is None  # another history's state at that seq
+
+    # Another process (nothing cached locally) takes the second pick, sent at ``read``: the
+    # check starts from the recent state, not from a snapshot and the events after it.
+    state.cache_clear()
+    with CaptureQueriesContext(connection) as queries, django_capture_on_commit_callbacks(execute=True):
+        services.action_submit(
+            game_id=game.pk, user=seat_user(game, second), action=picks[second], expected_seq=read
+        )
+    assert not [q for q in queries.captured_queries if "games_snapshot" in q["sql"]]
+
+    # Without the recent entry the same check rebuilds the state, and still accepts the pick.
+    shared.client.delete(shared.recent_key(game, read))
+    state.cache_clear()
+    with CaptureQueriesContext(connection) as queries:
+        services.action_submit(
+            game_id=game.pk, user=seat_user(game, third), action=picks[third], expected_seq=read
+        )
+    assert [q for q in queries.captured_queries if "games_snapshot" in q["sql"]]
+    game.refresh_from_db()
+    assert game.seq >= read + 3
+    assert dump(game, services.load_state(game)) == truth(game)
