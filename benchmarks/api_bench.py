@@ -20,7 +20,7 @@ rule set of ``engine.available_rules()`` in turn:
    threads play games of their own whose players want every turn email: after a move that
    hands the turn to others, the probe waits for the SMTP sink to accept their turn emails
    (turn-email latency: from the move's answer, i.e. after its commit, to the sink's
-   acceptance). Then pings alone, from as many threads as the play phase had requests in
+   acceptance). The play phase's clients arrive spread over RAMP_SECONDS (1). Then pings alone, from as many threads as the play phase had requests in
    flight on average (its clients' summed waiting time over its wall time: a closed loop's
    latency grows with the requests in flight, so a ratio compares the cost of the requests
    only at the same number). Reported: submit and GET p50/p99, moves/s,
@@ -37,7 +37,7 @@ after the warm-up and after the benchmark (target ≤ 1.3×). Everything is boun
 time. Without a PostgreSQL DATABASE_URL it prints why and exits 0; without REDIS_URL it skips
 the workers and the turn emails. Settings: CLIENTS (16), WEB_CONCURRENCY (4), MOVES_PER_CLIENT
 (15), PINGS_PER_CLIENT (15), GETS_PER_CLIENT (15), LONG_EVENTS (500), ROUNDS (3),
-EMAIL_PROBES (2), RULES (all, or a comma-separated list of rule-set ids).
+EMAIL_PROBES (2), RAMP_SECONDS (1), RULES (all, or a comma-separated list of rule-set ids).
 """
 
 from __future__ import annotations
@@ -83,6 +83,11 @@ EMAIL_WAIT_SECONDS = 20.0
 # fresh games; a ratio is the median of the rounds' ratios. One round's ping p99 swings with
 # what else the machine does in those seconds (2.45 and 3.85 for the same code in two CI runs).
 ROUNDS = int(os.environ.get("ROUNDS", "3"))
+# The clients of the play phase arrive spread over this long, not in the same millisecond:
+# released together, the 16 games (48 requests at once where three seats pick
+# together) met in a burst that made the play phase's slowest percent, however cheap each
+# request, and kept the games in step so that their simultaneous steps came together again.
+RAMP_SECONDS = float(os.environ.get("RAMP_SECONDS", "1.0"))
 SUBMIT_TARGET = 2.0
 GET_TARGET = 1.2
 EMAIL_TARGET_MS = 2000.0
@@ -197,13 +202,15 @@ class Timings:
         )
 
 
-def run_threads(count: int, work: Callable[[int], None]) -> float:
-    """``work(i)`` in ``count`` threads started together; returns the wall time."""
+def run_threads(count: int, work: Callable[[int], None], ramp: float = 0.0) -> float:
+    """``work(i)`` in ``count`` threads, released together and thread ``i`` starting ``i /
+    count * ramp`` seconds later (spread evenly over ``ramp``); returns the wall time."""
     errors: list[BaseException] = []
     barrier = threading.Barrier(count + 1)
 
     def run(i: int) -> None:
         barrier.wait()
+        time.sleep(ramp * i / count)  # an arrival time, not a wait for something
         try:
             work(i)
         except BaseException as exc:
@@ -708,7 +715,11 @@ def play_phase(
                 timings.add("turn email", max(0.0, at - answered))
         play.close()
 
-    wall = run_threads(len(games) + len(probing) + PING_THREADS, work)
+    threads = len(games) + len(probing) + PING_THREADS
+    # Thread i's number is not its place in the ramp: the game players (i < len(games)) are
+    # spread over the whole ramp, and so are the probes and pingers among them.
+    order = sorted(range(threads), key=lambda i: (i * 7919) % threads)
+    wall = run_threads(threads, lambda k: work(order[k]), RAMP_SECONDS)
     return wall, sum(moves)
 
 
@@ -750,6 +761,9 @@ def ping_phase(port: int, tokens: list[str], timings: Timings, threads: int) -> 
             timings.add("POST ping", elapsed)
         client.close()
 
+    # No ramp: a closed loop of pings is in its steady state from the first round trip (each
+    # costs the same), and a ramp would leave the phase's first and last second at fewer
+    # requests in flight than its threads.
     return run_threads(threads, work)
 
 
