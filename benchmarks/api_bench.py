@@ -20,10 +20,11 @@ rule set of ``engine.available_rules()`` in turn:
    threads play games of their own whose players want every turn email: after a move that
    hands the turn to others, the probe waits for the SMTP sink to accept their turn emails
    (turn-email latency: from the move's answer, i.e. after its commit, to the sink's
-   acceptance). The play phase's clients arrive spread over RAMP_SECONDS (1). Then pings alone, from as many threads as the play phase had requests in
-   flight on average (its clients' summed waiting time over its wall time: a closed loop's
-   latency grows with the requests in flight, so a ratio compares the cost of the requests
-   only at the same number). Reported: submit and GET p50/p99, moves/s,
+   acceptance). The play phase's clients arrive spread over RAMP_SECONDS (1). Then pings alone,
+   from as many threads as the play phase had requests in flight on average (its clients'
+   summed waiting time over its wall time: a closed loop's latency grows with the requests in
+   flight, so a ratio compares the cost of the requests only at the same number). Reported:
+   submit and GET p50/p99, moves/s,
    and  submit p99 / ping p99  both with the pings of the play phase (same load) and with the
    round's ping phase; each ratio is the rounds' median (target ≤ 2);
 3. GETs of a long game and a 10-event game alternately:  long p99 / short p99  (target ≤ 1.2).

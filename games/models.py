@@ -321,6 +321,17 @@ class PlayerProfile(models.Model):
         return Q(**{f"{profile}__isnull": True}) | Q(**{f"{profile}__notify__in": cls.PER_TURN})
 
 
+def loaded_with(user: Any, accessor: str) -> tuple[bool, Any]:
+    """(True, the row or None) when ``user``'s one-to-one row ``accessor`` (``profile``,
+    ``verified_address``) was read with it (``select_related``, or ``games.rows``), else
+    (False, None): the caller queries it. Lets the email tasks read a person's profile and
+    address with the seats they act in, instead of once per use."""
+    related = getattr(user._meta.model, accessor).related  # user may be a lazy request.user
+    if related.is_cached(user):
+        return True, related.get_cached_value(user)
+    return False, None
+
+
 class VerifiedAddress(models.Model):
     """The address an account proved it reads (its owner followed a link sent there),
     lowercased; no row until then. Mail goes only here and replies count only from here,

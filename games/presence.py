@@ -174,6 +174,11 @@ class Owed:
     due: datetime
 
 
+# A seat's person with their profile and verified address, read with the seat: an email
+# task asks for both several times (preference, address, time zone), each a query otherwise.
+SEAT_PEOPLE = ("user__profile", "user__verified_address")
+
+
 def _preferences(user_ids: Iterable[int]) -> dict[int, str]:
     ids = list(user_ids)
     found = dict(PlayerProfile.objects.filter(user_id__in=ids).values_list("user_id", "notify"))
@@ -221,7 +226,7 @@ def turn_emails_wait(game_id: int, seq: int, now: datetime | None = None) -> dat
         return None
     seats = list(
         Seat.objects.filter(game=game, position__in=game.to_act, user__isnull=False, replaced_by_bot=False)
-        .select_related("user")
+        .select_related(*SEAT_PEOPLE)
     )
     dues = [item.due for item in owed(game, seats, now)]
     return max(min(dues), now) if dues else None

@@ -18,7 +18,7 @@ from games.emails.sending import AUTOMATIC_HEADERS, thread_headers
 from games.emails.unsubscribe import unsubscribe_url
 from games.eventlog import Viewer
 from games.links import login_url
-from games.models import Event, Game, PlayerProfile, person_name
+from games.models import Event, Game, PlayerProfile, loaded_with, person_name
 
 # Re-exported: games.emails names them for its callers.
 from games.presence import OWN_MOVE_KINDS, last_own_move  # noqa: F401
@@ -30,7 +30,9 @@ MAX_SENTENCES = 25
 def _local(user: User, moment: datetime | None) -> str:
     if moment is None:
         return ""
-    profile = PlayerProfile.objects.filter(user_id=user.pk).only("timezone").first()
+    loaded, profile = loaded_with(user, "profile")
+    if not loaded:
+        profile = PlayerProfile.objects.filter(user_id=user.pk).only("timezone").first()
     try:
         zone = ZoneInfo(profile.timezone if profile is not None else "UTC")
     except (ZoneInfoNotFoundError, ValueError):

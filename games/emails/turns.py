@@ -22,7 +22,7 @@ def _people_to_act(game: Game) -> list[Seat]:
     written in the same UPDATE as its ``seq``, so one row read gives both for the same turn."""
     return list(
         Seat.objects.filter(game=game, position__in=game.to_act, user__isnull=False, replaced_by_bot=False)
-        .select_related("user")
+        .select_related(*presence.SEAT_PEOPLE)
         .order_by("position")
     )
 

@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.core import signing
 from django.urls import reverse
 
-from games.models import PlayerProfile
+from games.models import PlayerProfile, loaded_with
 
 UNSUBSCRIBE_SALT = "games.emails.unsubscribe"
 Notify = PlayerProfile.Notify
@@ -34,6 +34,8 @@ def unsubscribe_url(user: User) -> str:
 
 
 def preference(user: User) -> str:
-    profile = PlayerProfile.objects.filter(user_id=user.pk).only("notify").first()
+    loaded, profile = loaded_with(user, "profile")
+    if not loaded:
+        profile = PlayerProfile.objects.filter(user_id=user.pk).only("notify").first()
     # Without a profile: the default a new profile gets (only when away).
     return profile.notify if profile is not None else PlayerProfile._meta.get_field("notify").default

@@ -34,7 +34,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 
 from games import side_effects
 from games.links import login_url
-from games.models import PlayerProfile, VerifiedAddress
+from games.models import PlayerProfile, VerifiedAddress, loaded_with
 from games.services.errors import InvalidInput
 
 MAX_AWAY = timedelta(days=14)
@@ -152,6 +152,9 @@ def mail_address(user: User | None) -> str:
     owner goes through this, and nothing else decides it."""
     if user is None or not user.is_active or user.pk is None:
         return ""
+    loaded, row = loaded_with(user, "verified_address")
+    if loaded:
+        return row.address if row is not None else ""
     found = VerifiedAddress.objects.filter(user_id=user.pk).values_list("address", flat=True).first()
     return found or ""
 

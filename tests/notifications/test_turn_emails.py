@@ -188,3 +188,29 @@ def test_mail_server_down_for_good_gives_up_after_max_retries(
     assert note.sent_at is None and note.attempts == 4
     FlakyBackend.failures = 0
     assert sent() == []
+
+
+def test_a_turn_email_reads_its_persons_profile_and_address_with_their_seat(
+    django_capture_on_commit_callbacks: OnCommit,
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.emails import turns
+
+    people = [make_user("anne", notify=PlayerProfile.Notify.EACH_TURN), make_user("bart"), make_user("cleo")]
+    game = start_game(django_capture_on_commit_callbacks, people)
+    Notification.objects.all().delete()  # the first turn's email is owed again
+    clear_outbox()
+    with CaptureQueriesContext(connection) as queries:
+        assert turns.send_turn_emails(game_id=game.pk, seq=game.seq) == 1
+    # The preference, the address and the time zone (and the name the email signs with) come
+    # with the seat's row: no query of their own, however often the email needs them.
+    own = [
+        q["sql"] for q in queries.captured_queries
+        if q["sql"].startswith("SELECT") and q["sql"].split(" FROM ")[1].split()[0]
+        in ('"games_playerprofile"', '"games_verifiedaddress"')
+    ]
+    assert not own, own
+    (message,) = sent()
+    assert message.to == [person_to_act(game).user.email]  # type: ignore[union-attr]
