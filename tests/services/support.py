@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.contrib.auth.models import User
 
 from games import services
-from games.models import Game, Seat
+from games.models import Game, PlayerProfile, Seat
 
 PASSWORD = "correct horse battery"
 
@@ -19,6 +21,24 @@ def make_user(name: str) -> User:
 
 def make_users(count: int, prefix: str = "player") -> list[User]:
     return [make_user(f"{prefix}{i}") for i in range(count)]
+
+
+@contextmanager
+def no_turn_emails(users: list[User]) -> Iterator[None]:
+    """Meanwhile ``users`` have chosen no turn emails, then their choice is as before: for a
+    test that plays many moves to set a scene or to check something else (each move would
+    render and send an email, most of such a test's time; tests/notifications is about them)."""
+    before = dict(PlayerProfile.objects.filter(user__in=users).values_list("user_id", "notify"))
+    for user in users:
+        PlayerProfile.objects.update_or_create(user=user, defaults={"notify": PlayerProfile.Notify.NONE})
+    try:
+        yield
+    finally:
+        for user in users:
+            if user.pk in before:
+                PlayerProfile.objects.filter(user=user).update(notify=before[user.pk])
+            else:
+                PlayerProfile.objects.filter(user=user).delete()
 
 
 def started_game(

@@ -32,7 +32,7 @@ from rest_framework.test import APIClient
 from engine import IllegalAction, registry
 from engine.base import Action, Step
 from games import services
-from games.models import Event, Game, Seat
+from games.models import Event, Game, PlayerProfile, Seat
 from games.services import lobby
 from tests.platform.toy import ToyRules, ToyState, toy_registered
 from tests.services.support import make_users
@@ -50,6 +50,10 @@ def start(
     is fixed (the chance in it is not what these tests are about), so each run plays the same
     deal."""
     users = make_users(people, prefix=prefix)
+    # No turn emails: each decision would send some, most of these tests' time, and they are
+    # tests/notifications/test_simultaneous_turns.py's subject.
+    none = PlayerProfile.Notify.NONE
+    PlayerProfile.objects.bulk_create([PlayerProfile(user=user, notify=none) for user in users])
     game = services.game_create(creator=users[0], rules_id=rules_id, players=people, is_public=True)
     for user in users[1:]:
         services.seat_join(game_id=game.pk, user=user)

@@ -25,6 +25,7 @@ from django.core import mail
 
 from games import services
 from games.models import Event, Game
+from tests.services.support import no_turn_emails
 from tests.web.helpers import PASSWORD, make_user, started_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -319,6 +320,15 @@ def test_three_players_invite_play_to_the_end_and_replay(
 def finished_and_running(transactional_db: None) -> dict[str, Any]:
     """Anne with a finished game, a running game where she is to move, and one in the lobby."""
     users = [make_user(n) for n in ("anne", "bob", "cat")]
+    with no_turn_emails(users):
+        finished = _finished_game(users)
+    running = started_game(users)
+    lobby = services.game_create(creator=users[0], rules_id="pirates", players=4, title="Still waiting")
+    services.game_create(creator=users[1], rules_id="pirates", players=3, title="Bob's open table")
+    return {"users": users, "finished": finished, "running": running, "lobby": lobby}
+
+
+def _finished_game(users: list[Any]) -> Game:
     finished = started_game(users)
     for _ in range(MAX_MOVES):
         finished.refresh_from_db()
@@ -331,10 +341,7 @@ def finished_and_running(transactional_db: None) -> dict[str, Any]:
         action = next((a for a in actions if a["type"] == "capture"), actions[0])
         assert seat.user is not None
         services.action_submit(game_id=finished.pk, user=seat.user, action=action, expected_seq=finished.seq)
-    running = started_game(users)
-    lobby = services.game_create(creator=users[0], rules_id="pirates", players=4, title="Still waiting")
-    services.game_create(creator=users[1], rules_id="pirates", players=3, title="Bob's open table")
-    return {"users": users, "finished": finished, "running": running, "lobby": lobby}
+    return finished
 
 
 def test_phone_pages_fit_and_every_control_is_reachable(
