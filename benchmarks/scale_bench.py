@@ -212,14 +212,20 @@ def _with_name(url: str, name: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, parts.fragment))
 
 
-def recreate(url: str) -> None:
-    """Drop and create the database ``url`` names, connected to its server's ``postgres``."""
+def recreate(url: str) -> str:
+    """Drop and create the database ``url`` names, connected to its server's ``postgres``;
+    returns the server's settings that a submit's p99 follows (README, "Scale benchmark")."""
     import psycopg
 
     name = urlsplit(url).path.lstrip("/")
     with psycopg.connect(_with_name(url, "postgres"), autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
         conn.execute(f'CREATE DATABASE "{name}"')
+        shown = [
+            f"{setting}={conn.execute(f'SHOW {setting}').fetchone()[0]}"  # type: ignore[index]
+            for setting in ("wal_compression", "full_page_writes", "fsync", "synchronous_commit")
+        ]
+    return ", ".join(shown)
 
 
 # ---- measuring -------------------------------------------------------------------------------------
@@ -305,11 +311,12 @@ def main() -> int:
         scale_url, urlsplit(scale_url).path.lstrip("/") + "_empty"
     )
     began = time.perf_counter()
-    recreate(empty_url)
+    server = recreate(empty_url)
     setups = run_prepares({"empty": empty_url, "scale": scale_url})
     print(
         f"scale_bench: setup in {time.perf_counter() - began:.0f} s (long game: "
-        f"{setups['scale']['long_events']} events); {SAMPLES} samples per figure and database"
+        f"{setups['scale']['long_events']} events); {SAMPLES} samples per figure and database; "
+        f"server: {server}"
     )
     var = Path(tempfile.mkdtemp(prefix="scale-bench-"))
     venv_bin = str(Path(sys.executable).parent)
