@@ -183,17 +183,20 @@ class SharedStates:
         return None
 
     def put(self, game: Game, seq: int, head: str, state: Any) -> None:
-        """Store ``state`` as the game's latest, and under its seq for ``RECENT_SECONDS``."""
+        """Store ``state`` as the game's latest, and, where seats decide at once
+        (``Rules.simultaneous``: nothing else reads it), under its seq for ``RECENT_SECONDS``."""
         if not self._available():
             return
+        rules = rules_for(game)
         key, recent = self.key(game), self.recent_key(game, seq)
         entry = {"game": game.pk, "version": game.rules_version, "seq": seq, "head": head}
-        entry["state"] = rules_for(game).dump(state)
+        entry["state"] = rules.dump(state)
         body = json.dumps(entry, separators=(",", ":")).encode()
         try:
             with self.client.pipeline(transaction=False) as pipe:
                 pipe.set(key, self.sign(key, body) + body, ex=self.timeout_seconds)
-                pipe.set(recent, self.sign(recent, body) + body, ex=self.RECENT_SECONDS)
+                if rules.simultaneous:
+                    pipe.set(recent, self.sign(recent, body) + body, ex=self.RECENT_SECONDS)
                 pipe.execute()
         except Exception:
             self._failed("storing", game)

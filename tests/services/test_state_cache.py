@@ -220,3 +220,14 @@ def test_a_pick_sent_at_the_seq_before_another_seats_is_checked_from_the_recent_
     game.refresh_from_db()
     assert game.seq >= read + 3
     assert dump(game, services.load_state(game)) == truth(game)
+
+
+@pytest.mark.redis
+def test_a_rule_set_without_simultaneous_decisions_keeps_no_recent_states(
+    game: Game, shared: SharedStates, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        submit(game)
+    game.refresh_from_db()
+    assert shared.get(game) is not None  # the latest state, as ever
+    assert not shared.client.exists(shared.recent_key(game, game.seq))  # only decisions read it
