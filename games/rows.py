@@ -1,11 +1,11 @@
 """The SQL behind every move and every look at a game, written once per process.
 
-A move locks the game row, reads its seats, inserts an event and updates the game's read
-columns; a game GET reads the game and its seats. Through the ORM, building each of these
-statements costs more than the database takes to run it: about a millisecond each on a small
-machine, on the hottest paths of the service. Here each statement is built once per process,
-values go through the same field conversions as in the ORM (both ways), and rows become
-ordinary model instances:
+A move locks the game row and reads its seats (one query), inserts an event and updates the
+game's read columns; a game GET reads the game and its seats (the same query, unlocked).
+Through the ORM, building each of these statements costs more than the database takes to run
+it: about a millisecond each on a small machine, on the hottest paths of the service. Here each
+statement is built once per process, values go through the same field conversions as in the ORM
+(both ways), and rows become ordinary model instances:
 
 - ``Game`` with ``created_by`` loaded as a ``User`` with only ``id`` and ``username``;
 - ``Seat`` with ``user`` loaded the same way and the user's ``profile`` holding only
@@ -74,6 +74,12 @@ def _column(model: type[models.Model], name: str) -> str:
     return connection.ops.quote_name(column)
 
 
+def _game_from(row: Sequence[Any], game_columns: Columns, creator_columns: Columns) -> Game:
+    game = game_columns.instance(Game, row[: len(game_columns)])
+    Game.created_by.field.set_cached_value(game, creator_columns.instance(User, row[len(game_columns) :]))
+    return game
+
+
 @cache
 def _game_query(for_update: bool) -> tuple[str, Columns, Columns]:
     game, creator = Columns(Game, "g"), Columns(User, "u", ["id", "username"])
@@ -87,20 +93,62 @@ def _game_query(for_update: bool) -> tuple[str, Columns, Columns]:
     return sql, game, creator
 
 
+class SeatColumns:
+    """A seat's columns in a SELECT (alias ``s``), its player's (``su``) and the player's profile
+    (``p``), as the LEFT JOINs that follow ``FROM`` a seat (``joins``) name them."""
+
+    def __init__(self) -> None:
+        self.seat = Columns(Seat, "s")
+        self.player = Columns(User, "su", ["id", "username"])
+        self.profile = Columns(PlayerProfile, "p", ["id", "user", "away_until", "display_name", "notify"])
+        self.sql = f"{self.seat.sql}, {self.player.sql}, {self.profile.sql}"
+        seat_user = f"s.{_column(Seat, 'user')}"
+        self.joins = (
+            f" LEFT JOIN {_table(User)} su ON su.{_column(User, 'id')} = {seat_user}"
+            f" LEFT JOIN {_table(PlayerProfile)} p ON p.{_column(PlayerProfile, 'user')} = {seat_user}"
+        )
+        self.at_player = len(self.seat)
+        self.at_profile = self.at_player + len(self.player)
+
+    def instance(self, row: Sequence[Any], game: Game) -> Seat:
+        seat = self.seat.instance(Seat, row[: self.at_player])
+        Seat.game.field.set_cached_value(seat, game)
+        if seat.user_id is not None:
+            user = self.player.instance(User, row[self.at_player : self.at_profile])
+            profile = None
+            if row[self.at_profile] is not None:
+                profile = self.profile.instance(PlayerProfile, row[self.at_profile :])
+                PlayerProfile.user.field.set_cached_value(profile, user)
+            User.profile.related.set_cached_value(user, profile)
+            Seat.user.field.set_cached_value(seat, user)
+        return seat
+
+
 @cache
-def _seats_query() -> tuple[str, Columns, Columns, Columns]:
-    seat = Columns(Seat, "s")
-    player = Columns(User, "u", ["id", "username"])
-    profile = Columns(PlayerProfile, "p", ["id", "user", "away_until", "display_name", "notify"])
-    seat_user = f"s.{_column(Seat, 'user')}"
+def _seats_query() -> tuple[str, SeatColumns]:
+    seat = SeatColumns()
     sql = (
-        f"SELECT {seat.sql}, {player.sql}, {profile.sql}"
-        f" FROM {_table(Seat)} s"
-        f" LEFT JOIN {_table(User)} u ON u.{_column(User, 'id')} = {seat_user}"
-        f" LEFT JOIN {_table(PlayerProfile)} p ON p.{_column(PlayerProfile, 'user')} = {seat_user}"
+        f"SELECT {seat.sql} FROM {_table(Seat)} s{seat.joins}"
         f" WHERE s.{_column(Seat, 'game')} = %s ORDER BY s.{_column(Seat, 'position')}"
     )
-    return sql, seat, player, profile
+    return sql, seat
+
+
+@cache
+def _game_and_seats_query(for_update: bool) -> tuple[str, Columns, Columns, SeatColumns]:
+    """The game row once per seat, each row with one seat (a game without seats: one row of
+    NULL seat columns). Rows are small and a game has at most a handful of seats: one round
+    trip where two would cost more than the repeated columns."""
+    game, creator, seat = Columns(Game, "g"), Columns(User, "u", ["id", "username"]), SeatColumns()
+    lock = " FOR UPDATE OF g" if for_update and connection.features.has_select_for_update_of else ""
+    sql = (
+        f"SELECT {game.sql}, {creator.sql}, {seat.sql}"
+        f" FROM {_table(Game)} g"
+        f" JOIN {_table(User)} u ON u.{_column(User, 'id')} = g.{_column(Game, 'created_by')}"
+        f" LEFT JOIN {_table(Seat)} s ON s.{_column(Seat, 'game')} = g.{_column(Game, 'id')}{seat.joins}"
+        f" WHERE g.{_column(Game, 'id')} = %s ORDER BY s.{_column(Seat, 'position')}{lock}"
+    )
+    return sql, game, creator, seat
 
 
 def _rows(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
@@ -109,55 +157,56 @@ def _rows(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
         return cursor.fetchall()
 
 
+def _storable_game_id(game_id: int) -> bool:
+    """Whether some game could have ``game_id`` (the ORM answers "none" for the others too)."""
+    low, high = connection.ops.integer_field_range(Game._meta.pk.get_internal_type())
+    return low <= game_id <= high
+
+
 def game_row(game_id: int, *, for_update: bool = False) -> Game | None:
     """The game with its creator (id and username), or None; ``for_update`` locks the row
     until commit (the caller must be inside ``transaction.atomic``)."""
-    low, high = connection.ops.integer_field_range(Game._meta.pk.get_internal_type())
-    if not low <= game_id <= high:  # no such id can be stored (the ORM answers "none" the same way)
+    if not _storable_game_id(game_id):
         return None
     sql, game_columns, creator_columns = _game_query(for_update)
-    rows = _rows(sql, [game_id])
-    if not rows:
-        return None
-    row = rows[0]
-    game = game_columns.instance(Game, row[: len(game_columns)])
-    Game.created_by.field.set_cached_value(game, creator_columns.instance(User, row[len(game_columns) :]))
-    return game
+    found = _rows(sql, [game_id])
+    return _game_from(found[0], game_columns, creator_columns) if found else None
 
 
 def seat_rows(game: Game) -> list[Seat]:
     """The game's seats in position order, each with its player (id and username) and the
     player's profile (``away_until``, ``display_name`` and ``notify`` only; None when they
     have none)."""
-    sql, seat_columns, player_columns, profile_columns = _seats_query()
-    seats: list[Seat] = []
-    at_player = len(seat_columns)
-    at_profile = at_player + len(player_columns)
-    for row in _rows(sql, [game.pk]):
-        seat = seat_columns.instance(Seat, row[:at_player])
-        Seat.game.field.set_cached_value(seat, game)
-        if seat.user_id is not None:
-            user = player_columns.instance(User, row[at_player:at_profile])
-            profile = None
-            if row[at_profile] is not None:
-                profile = profile_columns.instance(PlayerProfile, row[at_profile:])
-                PlayerProfile.user.field.set_cached_value(profile, user)
-            User.profile.related.set_cached_value(user, profile)
-            Seat.user.field.set_cached_value(seat, user)
-        seats.append(seat)
-    return seats
+    sql, seat_columns = _seats_query()
+    return [seat_columns.instance(row, game) for row in _rows(sql, [game.pk])]
+
+
+def game_and_seats(game_id: int, *, for_update: bool = False) -> tuple[Game, list[Seat]] | None:
+    """``game_row`` and ``seat_rows`` in one query (``for_update`` locks the game row only)."""
+    if not _storable_game_id(game_id):
+        return None
+    sql, game_columns, creator_columns, seat_columns = _game_and_seats_query(for_update)
+    found = _rows(sql, [game_id])
+    if not found:
+        return None
+    game = _game_from(found[0][: len(game_columns) + len(creator_columns)], game_columns, creator_columns)
+    at_seat = len(game_columns) + len(creator_columns)
+    seats = [seat_columns.instance(row[at_seat:], game) for row in found if row[at_seat] is not None]
+    return game, seats
 
 
 def game_with_seats(game_id: int) -> Game | None:
     """The game and its seats (as ``seat_rows``), which ``game.seats.all()`` then returns
     without another query, as after ``prefetch_related("seats")``."""
-    game = game_row(game_id)
-    if game is not None:
-        # What prefetch_related leaves behind: the related manager answers from this cache.
-        queryset = game.seats.all()
-        queryset._result_cache = seat_rows(game)
-        queryset._prefetch_done = True  # type: ignore[attr-defined]
-        game._prefetched_objects_cache = {"seats": queryset}  # type: ignore[attr-defined]
+    read = game_and_seats(game_id)
+    if read is None:
+        return None
+    game, seats = read
+    # What prefetch_related leaves behind: the related manager answers from this cache.
+    queryset = game.seats.all()
+    queryset._result_cache = seats
+    queryset._prefetch_done = True  # type: ignore[attr-defined]
+    game._prefetched_objects_cache = {"seats": queryset}  # type: ignore[attr-defined]
     return game
 
 
@@ -239,3 +288,36 @@ def update_fields(instance: models.Model, names: Sequence[str]) -> None:
     sql, fields = _update_statement(type(instance), tuple(names))
     with connection.cursor() as cursor:
         cursor.execute(sql, [*_db_values(instance, fields, add=False), instance.pk])
+
+
+def _must_act_statement(positions: Sequence[int]) -> tuple[str, list[int]]:
+    """Seat.must_act = whether the seat's position is in ``positions``, for one game (its id the
+    last parameter, left to the caller). Plain SQL: the ORM's CASE WHEN costs about a
+    millisecond more to compile than the database takes to run it."""
+    ints = [int(p) for p in positions]
+    to_act = f"{_column(Seat, 'position')} IN ({', '.join(['%s'] * len(ints))})" if ints else "FALSE"
+    must_act, game = _column(Seat, "must_act"), _column(Seat, "game")
+    return f"UPDATE {_table(Seat)} SET {must_act} = ({to_act}) WHERE {game} = %s", ints
+
+
+def settle_position(game: Game, names: Sequence[str], webhook_kind: str) -> tuple[bool, int | None]:
+    """The writes that end every append, and the read its side effects need: the game's read
+    columns ``names`` (as ``update_fields``), each seat's ``must_act`` from ``game.to_act``, and
+    ``webhook_since(game.pk, game.seq, webhook_kind)``. PostgreSQL runs the two UPDATEs as
+    data-modifying WITH clauses of the webhook SELECT: one round trip instead of three (the
+    SELECT reads neither updated table). SQLite has no such clauses: three statements there."""
+    update_sql, fields = _update_statement(Game, tuple(names))
+    update_params = [*_db_values(game, fields, add=False), game.pk]
+    seats_sql, positions = _must_act_statement(game.to_act)
+    seats_params: list[Any] = [*positions, game.pk]
+    hooks_params: list[Any] = [game.pk, game.pk, game.pk, webhook_kind, game.seq]
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            sql = f"WITH game_update AS ({update_sql}), seat_update AS ({seats_sql}) {_webhook_query()}"
+            cursor.execute(sql, [*update_params, *seats_params, *hooks_params])
+        else:
+            cursor.execute(update_sql, update_params)
+            cursor.execute(seats_sql, seats_params)
+            cursor.execute(_webhook_query(), hooks_params)
+        (live, previous), = cursor.fetchall()
+    return bool(live), previous

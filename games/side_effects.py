@@ -16,17 +16,19 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from games import outbox, rows
+from games import outbox
 from games.models import Event, Game, Invitation, PlayerProfile, Seat, Webhook
 
 Kind = outbox.Kind
+WEBHOOK_KIND = str(Kind.WEBHOOK)
 
 
-def after_append(game: Game, seats: list[Seat]) -> None:
+def after_append(game: Game, seats: list[Seat], hooks: tuple[bool, int | None]) -> None:
     """What follows the position ``game`` is now in: a bot move (``BOT_MOVE_DELAY_SECONDS``
     later), "your turn" emails for the people to act, or the game-over emails. ``seats`` are
     the game's seats as ``games.rows.seat_rows`` reads them (with each player's profile), their
-    ``must_act`` up to date.
+    ``must_act`` up to date; ``hooks`` is ``rows.webhook_since(game.pk, game.seq,
+    WEBHOOK_KIND)``, read by the caller with its writes (``rows.settle_position``).
 
     No turn row when none of the people to act may get an email per turn (they chose none or
     the daily digest): its task would send nothing. A preference changed to a per-turn one
@@ -45,7 +47,7 @@ def after_append(game: Game, seats: list[Seat]) -> None:
     if game.status == Game.Status.FINISHED:
         effects.append(outbox.Effect(Kind.GAME_OVER, game.pk, seq))
         effects.append(outbox.Effect(Kind.RATINGS, game.pk, seq))
-    effects += _webhook_effects(game)
+    effects += _webhook_effects(game, *hooks)
     outbox.add(effects)
 
 
@@ -54,10 +56,9 @@ def _profile(seat: Seat) -> PlayerProfile | None:
     return getattr(seat.user, "profile", None)
 
 
-def _webhook_effects(game: Game) -> list[outbox.Effect]:
+def _webhook_effects(game: Game, live: bool, previous: int | None) -> list[outbox.Effect]:
     """The webhook deliveries of the position ``game`` is now in, if it has a live hook: one
     row for the events since the previous such row (several events when passes were forced)."""
-    live, previous = rows.webhook_since(game.pk, game.seq, str(Kind.WEBHOOK))
     if not live:
         return []
     since = previous if previous is not None else game.seq - 1

@@ -18,7 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import engine
@@ -107,8 +107,13 @@ def lock_own_seat(game_id: object, user: User) -> tuple[Game, list[Seat], Seat]:
     """Lock ``game_id`` and return it with its seats and ``user``'s own seat. Someone without a
     seat gets NotFound for a private game (it does not exist for those outside it) and
     Forbidden for a public one. Caller must be inside ``transaction.atomic``."""
-    game = lock_game(game_id)
-    seats = game_seats(game)
+    if isinstance(game_id, bool) or not isinstance(game_id, int):
+        raise NotFound("No such game.")
+    # The game row (locked) and its seats in one round trip: every move starts here.
+    read = rows.game_and_seats(game_id, for_update=True)
+    if read is None:
+        raise NotFound(f"No game with id {game_id}.")
+    game, seats = read
     seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None:
         if not game.is_public:
@@ -176,22 +181,10 @@ def settle(game: Game, state: Any, seats: list[Seat] | None = None) -> None:
         _event, state = record(
             game, state, forced[0], dict(forced[1]), kind=Event.Kind.AUTO_PASS, actor="system:pass"
         )
-    rows.update_fields(game, READ_COLUMNS)
-    _mark_seats_to_act(game)
+    hooks = rows.settle_position(game, READ_COLUMNS, side_effects.WEBHOOK_KIND)
     for seat in seats:
         seat.must_act = seat.position in game.to_act
-    side_effects.after_append(game, seats)
-
-
-def _mark_seats_to_act(game: Game) -> None:
-    """Seat.must_act = whether the seat is in ``game.to_act``, in one statement. Plain SQL
-    because this runs on every move and the ORM's CASE WHEN costs ~1 ms more to compile than
-    the database takes to run it; the SQL is the same on PostgreSQL and SQLite."""
-    table = connection.ops.quote_name(Seat._meta.db_table)
-    positions = [int(p) for p in game.to_act]
-    to_act = f"position IN ({', '.join(['%s'] * len(positions))})" if positions else "FALSE"
-    with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {table} SET must_act = ({to_act}) WHERE game_id = %s", [*positions, game.pk])
+    side_effects.after_append(game, seats, hooks)
 
 
 def _check_submission(action: object, expected_seq: object, idempotency_key: object) -> None:

@@ -105,7 +105,7 @@ def test_partly_loaded_players_load_the_rest_on_demand_and_save_only_what_they_h
 def test_game_with_seats_answers_game_seats_all_without_a_query(
     game: Game, django_assert_num_queries: DjangoAssertNumQueries
 ) -> None:
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(1):
         found = rows.game_with_seats(game.pk)
         assert found is not None
         positions = [seat.position for seat in found.seats.all()]
@@ -114,7 +114,7 @@ def test_game_with_seats_answers_game_seats_all_without_a_query(
     assert sorted(names) == ["player0", "player1", "player2"]
 
 
-def test_a_look_at_a_game_is_the_game_row_plus_the_seats(
+def test_a_look_at_a_game_is_one_query_for_the_game_row_and_the_seats(
     game: Game,
     django_assert_num_queries: DjangoAssertNumQueries,
     django_capture_on_commit_callbacks: Any,
@@ -125,14 +125,37 @@ def test_a_look_at_a_game_is_the_game_row_plus_the_seats(
     user = User.objects.get(username="player1")
     with django_capture_on_commit_callbacks(execute=True):
         services.load_state(game)  # cached once the (test's) transaction commits
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(1):
         detail = selectors.game_detail(selectors.visible_game(game.pk, user), user)
     assert detail["created_by"] == "player0" and len(detail["seats"]) == 4
 
 
+def test_game_and_seats_equal_game_row_and_seat_rows_in_one_query(
+    game: Game, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
+    with django_assert_num_queries(1):
+        read = rows.game_and_seats(game.pk, for_update=True)
+        assert read is not None
+        found, seats = read
+        people = [(seat.user.username, getattr(seat.user, "profile", None)) for seat in seats if seat.user]
+        assert all(seat.game is found for seat in seats)
+    assert fields_of(found) == fields_of(rows.game_row(game.pk))  # type: ignore[arg-type]
+    assert [fields_of(seat) for seat in seats] == [fields_of(seat) for seat in rows.seat_rows(game)]
+    assert sorted(people, key=lambda person: person[0])[1][1].away_until is not None  # type: ignore[union-attr]
+    assert [name for name, profile in people if profile is None] == ["player0"]  # Anne has no profile row
+    assert rows.game_and_seats(game.pk + 1000) is None and rows.game_and_seats(2**80) is None
+
+
+def test_a_game_without_seats_is_found_with_none(game: Game) -> None:
+    Seat.objects.filter(game=game).delete()
+    read = rows.game_and_seats(game.pk)
+    assert read is not None and read[0].pk == game.pk and read[1] == []
+
+
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_game_row_for_update_holds_the_row_lock_until_commit(game: Game) -> None:
+@pytest.mark.parametrize("read", ["game_row", "game_and_seats"])
+def test_game_row_for_update_holds_the_row_lock_until_commit(game: Game, read: str) -> None:
     attempts: list[str] = []
 
     def try_to_lock() -> None:
@@ -146,7 +169,7 @@ def test_game_row_for_update_holds_the_row_lock_until_commit(game: Game) -> None
             connection.close()
 
     with transaction.atomic():
-        assert rows.game_row(game.pk, for_update=True) is not None
+        assert getattr(rows, read)(game.pk, for_update=True) is not None
         other = threading.Thread(target=try_to_lock)
         other.start()
         other.join(timeout=30)

@@ -75,10 +75,11 @@ def test_a_rolled_back_move_leaves_no_state_behind(
     before = game.seq
     state.cache_clear()  # states of earlier tests' games (ids are reused) are not this one's
 
-    def lost_connection(_game: Game) -> None:
+    def lost_connection(*_args: object) -> None:
         raise RuntimeError("the database went away")
 
-    monkeypatch.setattr(play, "_mark_seats_to_act", lost_connection)
+    # The last statement of a move, after its event is inserted.
+    monkeypatch.setattr(play.rows, "settle_position", lost_connection)
     with django_capture_on_commit_callbacks(execute=True), pytest.raises(RuntimeError):
         submit(game, choice=0)
     game.refresh_from_db()
