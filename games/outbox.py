@@ -35,6 +35,7 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
+from games import rows
 from games.models import Game, Outbox, PlayerProfile, Seat
 
 log = logging.getLogger(__name__)
@@ -123,7 +124,7 @@ def add(effects: Iterable[Effect]) -> None:
                 payload_field.get_db_prep_save(effect.payload, connection), Status.PENDING.value,
                 connection.ops.adapt_datetimefield_value(due), connection.ops.adapt_datetimefield_value(now),
             ]
-        with connection.cursor() as cursor:
+        with rows.prepared_cursor() as cursor:
             cursor.execute(_insert_sql(len(group), with_game), params)
     _nudge_after_commit(now, {effect.delay for effect in effects})
 

@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 
 from django.contrib.auth.models import User
 from django.db import connection, models
+from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from django.db.models.expressions import Col
 
 from games.models import CrewGame, Game, Outbox, PlayerProfile, Seat, Webhook
@@ -151,8 +152,45 @@ def _game_and_seats_query(for_update: bool) -> tuple[str, Columns, Columns, Seat
     return sql, game, creator, seat
 
 
+def prepared_cursor() -> CursorWrapper:
+    """Django's cursor, except on PostgreSQL: there a cursor that binds its parameters on the
+    server, so that psycopg prepares a statement once it has run ``prepare_threshold`` times
+    on a connection (settings.py) and PostgreSQL skips parsing and planning it from then on
+    (planning the game-with-seats join took as long as running it). Only for the fixed
+    statements of this module and the outbox (built once per process, a few dozen: psycopg
+    keeps the 100 last used per connection); the ORM's cursors bind on the client, which
+    never prepares, and their SQL may use parameters where the server could not type them."""
+    cursor = connection.cursor()  # connects and checks the connection, as for any query
+    if connection.vendor != "postgresql":
+        return cursor
+    import psycopg
+    from django.db.backends.postgresql.base import ServerBindingCursor
+    from django.db.backends.postgresql.psycopg_any import register_tzloader
+
+    plain = cursor.cursor
+    prepared: Any = ServerBindingCursor(plain.connection)  # type: ignore[call-arg]
+    # Timestamps in Django's time zone, as Django's own cursors read them (its create_cursor).
+    timestamptz = psycopg.adapters.types["timestamptz"].oid
+    loader = plain.connection.adapters.get_loader(timestamptz, psycopg.pq.Format.TEXT)
+    if connection.timezone != getattr(loader, "timezone", None):
+        register_tzloader(connection.timezone, prepared)
+    plain.close()
+    if connection.queries_logged:
+        return _LoggedPrepared(prepared, connection)
+    return connection.make_cursor(prepared)
+
+
+class _LoggedPrepared(CursorDebugWrapper):
+    """Logs each statement as Django's own cursors do, with its parameters in it: psycopg keeps
+    no text of a prepared statement's run for Django to read back."""
+
+    def execute(self, sql: Any, params: Any = None) -> Any:
+        with self.debug_sql(connection.ops.compose_sql(sql, params)):  # type: ignore[attr-defined]
+            return CursorWrapper.execute(self, sql, params)
+
+
 def _rows(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
 
@@ -259,7 +297,7 @@ def insert(instance: M) -> M:
         return instance
     sql, fields = _insert_statement(model)
     values = _db_values(instance, fields, add=True)
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, values)
         row = cursor.fetchone()
     assert row is not None
@@ -286,7 +324,7 @@ def update_fields(instance: models.Model, names: Sequence[str]) -> None:
     """Write the fields ``names`` of a stored row, as ``instance.save(update_fields=names)``
     would (an ``auto_now`` field among them gets the time now)."""
     sql, fields = _update_statement(type(instance), tuple(names))
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, [*_db_values(instance, fields, add=False), instance.pk])
 
 
@@ -311,7 +349,7 @@ def settle_position(game: Game, names: Sequence[str], webhook_kind: str) -> tupl
     seats_sql, positions = _must_act_statement(game.to_act)
     seats_params: list[Any] = [*positions, game.pk]
     hooks_params: list[Any] = [game.pk, game.pk, game.pk, webhook_kind, game.seq]
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         if connection.vendor == "postgresql":
             sql = f"WITH game_update AS ({update_sql}), seat_update AS ({seats_sql}) {_webhook_query()}"
             cursor.execute(sql, [*update_params, *seats_params, *hooks_params])

@@ -124,6 +124,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
 else:
     DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = env_int("DB_CONNECT_TIMEOUT", 5)
+    # psycopg prepares a statement run this many times on a connection, for the cursors that
+    # bind parameters on the server: those of games/rows.py (prepared_cursor), for the
+    # statements of every move and game GET. Django's own cursors never prepare.
+    DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 5
 DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME")}
 # A persistent connection broken by a database restart is found (a cheap check when a request
 # first uses it) and replaced, instead of failing that request.

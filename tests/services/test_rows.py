@@ -153,6 +153,21 @@ def test_a_game_without_seats_is_found_with_none(game: Game) -> None:
 
 
 @pytest.mark.postgres
+def test_postgresql_plans_the_game_with_seats_once_per_connection(game: Game) -> None:
+    """After ``prepare_threshold`` runs on a connection the statement is prepared: later runs
+    use its plan (PostgreSQL counts them), the ORM's statements are never prepared."""
+    sql = rows._game_and_seats_query(False)[0].replace("%s", "$1")  # as the server numbers it
+    for _ in range(8):
+        assert rows.game_and_seats(game.pk) is not None
+        Game.objects.filter(pk=game.pk).first()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement, generic_plans + custom_plans FROM pg_prepared_statements")
+        prepared = dict(cursor.fetchall())
+    assert prepared.get(sql, 0) >= 3, prepared
+    assert not [statement for statement in prepared if "games_game\".\"title\"" in statement]
+
+
+@pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("read", ["game_row", "game_and_seats"])
 def test_game_row_for_update_holds_the_row_lock_until_commit(game: Game, read: str) -> None:
