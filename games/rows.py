@@ -81,17 +81,22 @@ def _game_from(row: Sequence[Any], game_columns: Columns, creator_columns: Colum
     return game
 
 
-@cache
-def _game_query(for_update: bool) -> tuple[str, Columns, Columns]:
+def _game_select(for_update: bool) -> tuple[Columns, Columns, str, str]:
+    """The game's and its creator's columns (aliases ``g`` and ``u``), the FROM clause that
+    joins them, and the row lock to end the statement with."""
     game, creator = Columns(Game, "g"), Columns(User, "u", ["id", "username"])
-    lock = " FOR UPDATE OF g" if for_update and connection.features.has_select_for_update_of else ""
-    sql = (
-        f"SELECT {game.sql}, {creator.sql}"
+    joined = (
         f" FROM {_table(Game)} g"
         f" JOIN {_table(User)} u ON u.{_column(User, 'id')} = g.{_column(Game, 'created_by')}"
-        f" WHERE g.{_column(Game, 'id')} = %s{lock}"
     )
-    return sql, game, creator
+    lock = " FOR UPDATE OF g" if for_update and connection.features.has_select_for_update_of else ""
+    return game, creator, joined, lock
+
+
+@cache
+def _game_query(for_update: bool) -> tuple[str, Columns, Columns]:
+    game, creator, joined, lock = _game_select(for_update)
+    return f"SELECT {game.sql}, {creator.sql}{joined} WHERE g.{_column(Game, 'id')} = %s{lock}", game, creator
 
 
 class SeatColumns:
@@ -140,12 +145,10 @@ def _game_and_seats_query(for_update: bool) -> tuple[str, Columns, Columns, Seat
     """The game row once per seat, each row with one seat (a game without seats: one row of
     NULL seat columns). Rows are small and a game has at most a handful of seats: one round
     trip where two would cost more than the repeated columns."""
-    game, creator, seat = Columns(Game, "g"), Columns(User, "u", ["id", "username"]), SeatColumns()
-    lock = " FOR UPDATE OF g" if for_update and connection.features.has_select_for_update_of else ""
+    game, creator, joined, lock = _game_select(for_update)
+    seat = SeatColumns()
     sql = (
-        f"SELECT {game.sql}, {creator.sql}, {seat.sql}"
-        f" FROM {_table(Game)} g"
-        f" JOIN {_table(User)} u ON u.{_column(User, 'id')} = g.{_column(Game, 'created_by')}"
+        f"SELECT {game.sql}, {creator.sql}, {seat.sql}{joined}"
         f" LEFT JOIN {_table(Seat)} s ON s.{_column(Seat, 'game')} = g.{_column(Game, 'id')}{seat.joins}"
         f" WHERE g.{_column(Game, 'id')} = %s ORDER BY s.{_column(Seat, 'position')}{lock}"
     )
