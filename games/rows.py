@@ -347,18 +347,18 @@ def settle_position(game: Game, names: Sequence[str], webhook_kind: str) -> tupl
     ``webhook_since(game.pk, game.seq, webhook_kind)``. PostgreSQL runs the two UPDATEs as
     data-modifying WITH clauses of the webhook SELECT: one round trip instead of three (the
     SELECT reads neither updated table). SQLite has no such clauses: three statements there."""
-    update_sql, fields = _update_statement(Game, tuple(names))
-    update_params = [*_db_values(game, fields, add=False), game.pk]
     seats_sql, positions = _must_act_statement(game.to_act)
     seats_params: list[Any] = [*positions, game.pk]
-    hooks_params: list[Any] = [game.pk, game.pk, game.pk, webhook_kind, game.seq]
-    with prepared_cursor() as cursor:
-        if connection.vendor == "postgresql":
-            sql = f"WITH game_update AS ({update_sql}), seat_update AS ({seats_sql}) {_webhook_query()}"
-            cursor.execute(sql, [*update_params, *seats_params, *hooks_params])
-        else:
-            cursor.execute(update_sql, update_params)
+    if connection.vendor != "postgresql":
+        update_fields(game, names)
+        with prepared_cursor() as cursor:
             cursor.execute(seats_sql, seats_params)
-            cursor.execute(_webhook_query(), hooks_params)
+        return webhook_since(game.pk, game.seq, webhook_kind)
+    update_sql, fields = _update_statement(Game, tuple(names))
+    update_params = [*_db_values(game, fields, add=False), game.pk]
+    hooks_params: list[Any] = [game.pk, game.pk, game.pk, webhook_kind, game.seq]
+    sql = f"WITH game_update AS ({update_sql}), seat_update AS ({seats_sql}) {_webhook_query()}"
+    with prepared_cursor() as cursor:
+        cursor.execute(sql, [*update_params, *seats_params, *hooks_params])
         (live, previous), = cursor.fetchall()
     return bool(live), previous
