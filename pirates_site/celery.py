@@ -6,7 +6,7 @@ import os
 from typing import Any
 
 from celery import Celery, Task
-from celery.signals import task_prerun
+from celery.signals import task_postrun, task_prerun
 from celery.worker import state
 
 from pirates_site import lanes
@@ -61,6 +61,22 @@ def _prepare_broker_folders(sender: Celery, **kwargs: object) -> None:
     backend = str(sender.conf.result_backend or "")
     if backend.startswith("file://"):
         os.makedirs(backend[len("file://") :], exist_ok=True)
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _close_old_connections(task: Task | None = None, **kwargs: Any) -> None:
+    """Before and after each task, what Django does before and after each request: close a
+    database connection only if it is older than CONN_MAX_AGE or broken
+    (``close_old_connections``; CONN_HEALTH_CHECKS then checks a kept one at its next use).
+    Celery's own closing is off (CELERY_DB_REUSE_MAX in the settings): it reconnected for
+    every task. Not for a task run in-process (eager): that is inside someone's request or
+    transaction."""
+    if task is None or task.request.is_eager:
+        return
+    from django.db import close_old_connections
+
+    close_old_connections()
 
 
 @task_prerun.connect

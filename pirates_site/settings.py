@@ -399,6 +399,12 @@ CELERY_RESULT_EXPIRES = 3600
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A worker keeps its database connection from one task to the next, as a web process keeps it
+# from one request to the next (CONN_MAX_AGE; pirates_site/celery.py closes it only when it
+# is too old or broken, as Django does around a request). Celery's Django fixup would close
+# every connection before and after every task unless this many tasks have run: a new
+# PostgreSQL backend for each task, the costliest part of a turn email.
+CELERY_DB_REUSE_MAX = 2**31
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A worker or beat whose broker went away keeps reconnecting (with backoff) for as long as it
 # takes, instead of exiting after 100 tries; the supervisor (docker/commands/worker) restarts

@@ -19,6 +19,7 @@ import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
 
+from games import tasks
 from games.models import Notification, Outbox
 from games.services import game_create, game_start, seat_join
 from pirates_site import beat
@@ -274,6 +275,39 @@ def test_a_task_retries_when_the_database_drops_its_connection(celery_worker: Ce
     assert "as sent failed; trying again" in text or "Retry in" in text
     note = Notification.objects.get(game=game, kind=Notification.Kind.TURN)
     assert note.key == "1" and note.sent_at is not None and note.claimed_at is None
+
+
+@pytest.mark.celery_worker
+@pytest.mark.postgres
+def test_the_worker_keeps_its_database_connection_from_one_task_to_the_next(
+    celery_worker: CeleryWorker,
+) -> None:
+    """Celery's Django fixup closed the worker's database connection around every task, so
+    each turn email began with a new PostgreSQL backend: the worker keeps its connection from
+    task to task as a web process keeps it from request to request (CONN_MAX_AGE); a broken
+    one is still replaced (the test above)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        (ours,) = cursor.fetchone()
+
+    def worker_backends() -> set[int]:
+        with psycopg.connect(realservers.shared_test_database_url(as_owner=True), autocommit=True) as look:
+            rows = look.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+                " AND backend_type = 'client backend' AND pid <> pg_backend_pid() AND pid <> %s",
+                [ours],
+            ).fetchall()
+        return {pid for (pid,) in rows}
+
+    seen = []
+    for _ in range(3):
+        tasks.sweep.delay().get(timeout=60, disable_sync_subtasks=False)
+        celery_worker.wait_idle(60)  # past the task's end, where Celery used to close it
+        seen.append(worker_backends())
+    assert seen[0], "the worker held no database connection after its task"
+    assert seen[0] == seen[1] == seen[2], f"the worker's connections changed between tasks: {seen}"
 
 
 class _Message:
