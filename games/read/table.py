@@ -12,7 +12,6 @@ when the caller's seat is to act (its ``moves``).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -29,6 +28,9 @@ class NumberedMove:
     number: int
     label: str
     action: dict[str, Any]
+    # Its place among the legal actions of the table that numbered it (its preview's too);
+    # None for a move read back from a stored list.
+    index: int | None = None
 
 
 @dataclass(frozen=True)
@@ -151,11 +153,12 @@ class SeatTable:
         """The legal actions numbered 1..n in the table's grouping (``move_groups``)."""
         groups: list[NumberedGroup] = []
         number = 0
-        for group in self.table.move_groups(self.legal_actions, self.view) if self.legal_actions else []:
+        legal = self.legal_actions
+        for group in self.table.move_groups(legal, self.view) if legal else []:
             moves = []
             for move in group.moves:
                 number += 1
-                moves.append(NumberedMove(number, move.label, json.loads(move.action)))
+                moves.append(NumberedMove(number, move.label, dict(legal[move.index]), move.index))
             if moves:
                 groups.append(NumberedGroup(group.label, group.hint, moves))
         return MoveList(groups)
@@ -167,11 +170,10 @@ class SeatTable:
         and the ``action`` to send. Empty unless the seat is to act."""
         if not self.legal_actions:
             return []
-        index = {_key(action): i for i, action in enumerate(self.legal_actions)}
         previews = self.previews
         return [
             {"number": move.number, "group": group.label, "label": move.label,
-             "preview": previews[index[_key(move.action)]], "action": move.action}
+             "preview": previews[move.index] if move.index is not None else "", "action": move.action}
             for group in self.moves.groups
             for move in group.moves
         ]
@@ -184,10 +186,6 @@ class SeatTable:
              "colour_name": colour_name(colours, s)}
             for s in (self.to_act if to_act is None else to_act)
         ]
-
-
-def _key(action: dict[str, Any]) -> str:
-    return json.dumps(action, separators=(",", ":"), sort_keys=True)
 
 
 def seat_table(
