@@ -20,13 +20,15 @@ rule set of ``engine.available_rules()`` in turn:
    threads play games of their own whose players want every turn email: after a move that
    hands the turn to others, the probe waits for the SMTP sink to accept their turn emails
    (turn-email latency: from the move's answer, i.e. after its commit, to the sink's
-   acceptance). The play phase's clients arrive spread over RAMP_SECONDS (1). Then pings alone,
-   from as many threads as the play phase had requests in flight on average (its clients'
-   summed waiting time over its wall time: a closed loop's latency grows with the requests in
-   flight, so a ratio compares the cost of the requests only at the same number). Reported:
-   submit and GET p50/p99, moves/s,
-   and  submit p99 / ping p99  both with the pings of the play phase (same load) and with the
-   round's ping phase; each ratio is the rounds' median (target ≤ 2);
+   acceptance). The play phase's clients arrive spread over RAMP_SECONDS (1); what is measured
+   is its window, from when the last has arrived until CLIENTS x MOVES_PER_CLIENT moves are
+   made, every thread playing on until then (see Window: the ramp-up and the drain run at
+   fewer requests in flight). Then pings alone, for as long as that window, from as many
+   threads as it had requests in flight on average (a closed loop's latency grows with the
+   requests in flight, so a ratio compares the cost of the requests only at the same number).
+   Reported: submit and GET p50/p99, moves/s, and  submit p99 / ping p99  both with the pings
+   of the play window (same load) and with the round's ping phase; each ratio is the rounds'
+   median (target ≤ 2);
 3. GETs of a long game and a 10-event game alternately:  long p99 / short p99  (target ≤ 1.2).
    The long game is played through the services for LONG_EVENTS events when its rule set can
    go on that long (moves that keep the game going: see play_through_services); otherwise it
@@ -37,7 +39,7 @@ Then it prints a summary table, the turn-email latency per rule set and overall 
 after the warm-up and after the benchmark (target ≤ 1.3×). Everything is bounded in count and
 time. Without a PostgreSQL DATABASE_URL it prints why and exits 0; without REDIS_URL it skips
 the workers and the turn emails. Settings: CLIENTS (16), WEB_CONCURRENCY (4), MOVES_PER_CLIENT
-(15), PINGS_PER_CLIENT (15), GETS_PER_CLIENT (15), LONG_EVENTS (500), ROUNDS (3),
+(15), GETS_PER_CLIENT (15), LONG_EVENTS (500), ROUNDS (3),
 EMAIL_PROBES (2), RAMP_SECONDS (1), RULES (all, or a comma-separated list of rule-set ids).
 """
 
@@ -45,6 +47,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import math
 import os
 import random
 import shutil
@@ -67,7 +70,6 @@ ROOT = Path(__file__).resolve().parent.parent
 CLIENTS = int(os.environ.get("CLIENTS", "16"))
 WORKERS = int(os.environ.get("WEB_CONCURRENCY", "4"))
 MOVES_PER_CLIENT = int(os.environ.get("MOVES_PER_CLIENT", "15"))
-PINGS_PER_CLIENT = int(os.environ.get("PINGS_PER_CLIENT", "15"))
 GETS_PER_CLIENT = int(os.environ.get("GETS_PER_CLIENT", "15"))
 LONG_EVENTS = int(os.environ.get("LONG_EVENTS", "500"))
 EMAIL_PROBES = int(os.environ.get("EMAIL_PROBES", "2"))
@@ -103,21 +105,55 @@ KEEPS_GOING: dict[str, tuple[str, ...]] = {"pirates": ("assemble", "ransom"), "p
 # ---- HTTP client ----------------------------------------------------------------------------
 
 
-class InFlight:
-    """The time requests spent waiting for their answers, summed over every client thread: over
-    a phase's wall time, the mean number of requests in flight (Little's law). Pings compare
-    with moves only at the same number in flight: a closed loop's latency grows with it."""
+class Window:
+    """The measured part of a concurrent phase. It opens once every client has arrived and
+    closes when the phase has its samples (the play phase) or after as long as the play
+    phase's window lasted (the ping phase). A request counts only if it started while the
+    window was open: during the ramp-up and the drain after it, fewer requests are in flight
+    than in the steady state, so a submit p99 from a whole phase met the most requests in
+    flight (19 in a Pirates round) while the ping phase ran at their average over the whole
+    phase (12.5). The requests' time inside it over its length is the mean number in flight
+    (Little's law); the sequential and long/short phases have a window always open."""
 
     def __init__(self) -> None:
-        self.busy = 0.0
+        self.opened = -math.inf
+        self.closed = math.inf
+        self._spans: list[tuple[float, float]] = []
         self._lock = threading.Lock()
 
-    def add(self, seconds: float) -> None:
+    def open_at(self, at: float, seconds: float | None = None) -> None:
+        self.opened = at
+        self.closed = math.inf if seconds is None else at + seconds
+
+    def close(self) -> None:
         with self._lock:
-            self.busy += seconds
+            self.closed = min(self.closed, time.perf_counter())
+
+    def counts(self, started: float) -> bool:
+        return self.opened <= started < self.closed
+
+    @property
+    def done(self) -> bool:
+        return time.perf_counter() >= self.closed
+
+    @property
+    def seconds(self) -> float:
+        return self.closed - self.opened
+
+    def record(self, started: float, elapsed: float) -> None:
+        with self._lock:
+            self._spans.append((started, started + elapsed))
+
+    def in_flight(self) -> float:
+        """The mean number of requests in flight while the window was open."""
+        with self._lock:
+            spans = list(self._spans)
+        inside = sum(max(0.0, min(end, self.closed) - max(start, self.opened)) for start, end in spans)
+        return inside / self.seconds
 
 
-IN_FLIGHT = InFlight()
+# The current phase's window (phases run one after another).
+PHASE = Window()
 
 
 class Client:
@@ -127,6 +163,12 @@ class Client:
         self.port = port
         self.headers = {"Authorization": f"Token {token}", "Accept": "application/json"}
         self.conn: http.client.HTTPConnection | None = None
+        self.started = 0.0  # when the last request was sent (perf_counter)
+
+    @property
+    def counted(self) -> bool:
+        """Whether the last request started inside the current phase's window."""
+        return PHASE.counts(self.started)
 
     def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any, float]:
         """(status, decoded JSON, seconds) of one request."""
@@ -148,7 +190,8 @@ class Client:
                     raise
                 continue
             elapsed = time.perf_counter() - started
-            IN_FLIGHT.add(elapsed)
+            self.started = started
+            PHASE.record(started, elapsed)
             if response.getheader("Connection", "").lower() == "close" or response.will_close:
                 self.close()
             return response.status, json.loads(data) if data else None, elapsed
@@ -203,9 +246,20 @@ class Timings:
         )
 
 
-def run_threads(count: int, work: Callable[[int], None], ramp: float = 0.0) -> float:
+def new_phase() -> Window:
+    """A new window for the phase about to run, always open until the phase opens it."""
+    global PHASE
+    PHASE = Window()
+    return PHASE
+
+
+def run_threads(
+    count: int, work: Callable[[int], None], ramp: float = 0.0, window: Window | None = None,
+    seconds: float | None = None,
+) -> float:
     """``work(i)`` in ``count`` threads, released together and thread ``i`` starting ``i /
-    count * ramp`` seconds later (spread evenly over ``ramp``); returns the wall time."""
+    count * ramp`` seconds later (spread evenly over ``ramp``); ``window`` opens when the last
+    has started (for ``seconds``, or until it is closed). Returns the wall time."""
     errors: list[BaseException] = []
     barrier = threading.Barrier(count + 1)
 
@@ -222,6 +276,8 @@ def run_threads(count: int, work: Callable[[int], None], ramp: float = 0.0) -> f
         thread.start()
     barrier.wait()
     started = time.perf_counter()
+    if window is not None:
+        window.open_at(started + ramp, seconds)
     for thread in threads:
         thread.join(PHASE_SECONDS * 3)
     elapsed = time.perf_counter() - started
@@ -595,7 +651,8 @@ class Play:
         for _attempt in range(3):
             status, detail, elapsed = client.request("GET", self.path)
             assert status == 200, detail
-            self.timings.add("GET game", elapsed)
+            if client.counted:
+                self.timings.add("GET game", elapsed)
             if detail["status"] != "active" or not detail["legal_actions"]:
                 return None
             action = self.rng.choice(detail["legal_actions"])
@@ -605,8 +662,9 @@ class Play:
                 self.timings.count("409 stale, retried")
                 continue
             assert status in (200, 201), answer
-            self.timings.add("POST action", elapsed)
-            self.timings.count(f"action {action['type']}")
+            if client.counted:
+                self.timings.add("POST action", elapsed)
+                self.timings.count(f"action {action['type']}")
             return dict(answer)
         return None
 
@@ -644,13 +702,14 @@ class Play:
 
 def play_phase(
     port: int, games: list[BenchGame], probes: list[BenchGame], sink: Sink | None, timings: Timings
-) -> tuple[float, int]:
+) -> Window:
     """One thread per game plays it; PING_THREADS more threads ping meanwhile, so the
     yardstick sees the same server load as the moves, and the email probes play their games
-    and time the turn emails."""
-    moves = [0] * len(games)
-    playing = threading.Event()
-    playing.set()
+    and time the turn emails. Every thread goes on until the window (opened once every
+    thread has arrived) has ``len(games) * MOVES_PER_CLIENT`` moves, so the requests in flight
+    stay as many as the threads while it is open."""
+    window = new_phase()
+    wanted = len(games) * MOVES_PER_CLIENT
     players_done = [0]
     lock = threading.Lock()
     probing = probes if sink is not None else []
@@ -658,10 +717,11 @@ def play_phase(
     def work(i: int) -> None:
         if i >= len(games) + len(probing):
             client = Client(port, games[i % len(games)].tokens[0])
-            while playing.is_set():
+            while not window.done:
                 status, body, elapsed = client.request("POST", "/api/ping/", {})
                 assert status == 200, body
-                timings.add("POST ping (in play)", elapsed)
+                if client.counted:
+                    timings.add("POST ping (in play)", elapsed)
             client.close()
             return
         if i >= len(games):
@@ -674,17 +734,20 @@ def play_phase(
             with lock:
                 players_done[0] += 1
                 if players_done[0] == len(games):
-                    playing.clear()
+                    window.close()
 
     def play_one_game(i: int) -> None:
         play = Play(port, games[i], timings, random.Random(i))
         started = time.perf_counter()
         detail = play.detail()
-        while moves[i] < MOVES_PER_CLIENT and time.perf_counter() - started < PHASE_SECONDS:
+        number = 0
+        while not window.done and time.perf_counter() - started < PHASE_SECONDS:
             if detail["status"] != "active":
                 break
-            answer, made = play.step(detail, moves[i])
-            moves[i] += made
+            answer, _made = play.step(detail, number)
+            number += 1
+            if timings.n("POST action") >= wanted:
+                window.close()
             detail = answer["game"] if answer is not None else play.detail()
         play.close()
 
@@ -694,7 +757,7 @@ def play_phase(
         play = Play(port, bench, Timings(), random.Random(1000 + i))
         detail = play.detail()
         number = 0
-        while playing.is_set() and detail["status"] == "active":
+        while not window.done and detail["status"] == "active":
             before = set(detail["to_act"])
             answer, _made = play.step(detail, number)
             number += 1
@@ -720,13 +783,14 @@ def play_phase(
     # Thread i's number is not its place in the ramp: the game players (i < len(games)) are
     # spread over the whole ramp, and so are the probes and pingers among them.
     order = sorted(range(threads), key=lambda i: (i * 7919) % threads)
-    wall = run_threads(threads, lambda k: work(order[k]), RAMP_SECONDS)
-    return wall, sum(moves)
+    run_threads(threads, lambda k: work(order[k]), RAMP_SECONDS, window)
+    return window
 
 
 def sequential_phase(port: int, solo_games: list[BenchGame], timings: Timings) -> None:
     """One client alone: the cost of each request without any queueing. It moves in the
     first game until it ends, then in the next."""
+    new_phase()
     moves = 0
     for number, bench in enumerate(solo_games):
         play = Play(port, bench, Timings(), random.Random(5 + number))
@@ -753,22 +817,28 @@ def sequential_phase(port: int, solo_games: list[BenchGame], timings: Timings) -
         play.close()
 
 
-def ping_phase(port: int, tokens: list[str], timings: Timings, threads: int) -> float:
+def ping_phase(port: int, tokens: list[str], timings: Timings, threads: int, seconds: float) -> None:
+    """``threads`` threads ping for ``seconds``: as long as the play phase's window, so that
+    both p99s cover as much time (and as many of the machine's hiccups)."""
+    window = new_phase()
+
     def work(i: int) -> None:
         client = Client(port, tokens[i % len(tokens)])
-        for _ in range(PINGS_PER_CLIENT):
+        while not window.done:
             status, body, elapsed = client.request("POST", "/api/ping/", {})
             assert status == 200, body
-            timings.add("POST ping", elapsed)
+            if client.counted:
+                timings.add("POST ping", elapsed)
         client.close()
 
     # No ramp: a closed loop of pings is in its steady state from the first round trip (each
-    # costs the same), and a ramp would leave the phase's first and last second at fewer
-    # requests in flight than its threads.
-    return run_threads(threads, work)
+    # costs the same).
+    run_threads(threads, work, window=window, seconds=seconds)
 
 
 def long_short_phase(port: int, long_game: BenchGame, short_game: BenchGame, timings: Timings) -> float:
+    new_phase()
+
     def work(i: int) -> None:
         targets = [("GET long game", long_game), ("GET 10-event game", short_game)]
         clients = [Client(port, game.tokens[min(game.tokens)]) for _, game in targets]
@@ -799,10 +869,9 @@ class RuleSetBench:
     short_events: int
     timings: Timings = field(default_factory=Timings)
     rounds: list[Timings] = field(default_factory=list)
-    play_wall: float = 0.0
-    moves: int = 0
-    ping_wall: float = 0.0
-    in_flight: list[float] = field(default_factory=list)  # each round's play phase
+    play_seconds: float = 0.0  # the play phases' windows
+    moves: int = 0  # made in them
+    in_flight: list[float] = field(default_factory=list)  # each round's play window
 
     def submit_ratio(self, ping: str) -> tuple[float, list[float]]:
         each = [ratio(t.pct("POST action", 99), t.pct(ping, 99)) for t in self.rounds]
@@ -843,16 +912,15 @@ def measure_rule_set(port: int, bench: RuleSetBench, sink: Sink | None) -> None:
         played = Timings()
         round_games = bench.games[number * CLIENTS : (number + 1) * CLIENTS]
         round_probes = bench.probes[number * EMAIL_PROBES : (number + 1) * EMAIL_PROBES]
-        busy = IN_FLIGHT.busy
-        wall, made = play_phase(port, round_games, round_probes, sink, played)
-        bench.play_wall, bench.moves = bench.play_wall + wall, bench.moves + made
-        in_flight = (IN_FLIGHT.busy - busy) / wall
+        window = play_phase(port, round_games, round_probes, sink, played)
+        bench.play_seconds += window.seconds
+        bench.moves += played.n("POST action")
+        in_flight = window.in_flight()
         bench.in_flight.append(in_flight)
         tokens = [token for game in round_games for token in game.tokens.values()]
-        # As many pings in flight as the play phase had requests: the ping threads and the
-        # email probes add to CLIENTS, and in Libertalia every seat decides at Sunrise (about
-        # 31 in flight against 19 for the other rule sets, with the defaults).
-        bench.ping_wall += ping_phase(port, tokens, played, threads=max(1, round(in_flight)))
+        # As many pings in flight as the play window had requests: the ping threads and the
+        # email probes add to CLIENTS, and in Libertalia every seat decides at Sunrise.
+        ping_phase(port, tokens, played, threads=max(1, round(in_flight)), seconds=window.seconds)
         bench.rounds.append(played)
         bench.timings.merge(played)
     long_short_phase(port, bench.long, bench.short, bench.timings)
@@ -871,10 +939,10 @@ def report_rule_set(bench: RuleSetBench) -> None:
     kinds = ", ".join(f"{name[7:]} {n}" for name, n in counts if name.startswith("action "))
     others = ", ".join(f"{name} {n}" for name, n in counts if not name.startswith("action "))
     print(f"  moves by kind: {kinds}" + (f"; {others}" if others else ""))
-    per_second = bench.moves / bench.play_wall
-    print(f"  play throughput: {bench.moves} moves in {bench.play_wall:.1f} s = {per_second:.1f}/s")
+    per_second = bench.moves / bench.play_seconds
+    print(f"  play throughput: {bench.moves} moves in {bench.play_seconds:.1f} s = {per_second:.1f}/s")
     flights = ", ".join(f"{n:.1f}" for n in bench.in_flight)
-    print(f"  requests in flight in the play phases (the ping phases' threads): {flights}")
+    print(f"  requests in flight in the play windows (the ping phases' threads): {flights}")
     pings = (("pings in the same play", "POST ping (in play)"), ("the round's ping phase", "POST ping"))
     for label, ping in pings:
         value, each = bench.submit_ratio(ping)
@@ -901,7 +969,7 @@ def summary(benches: list[RuleSetBench], emails: Timings | None) -> None:
                 else f"{'-':>10}{'-':>8}")
         print(
             f"  {b.rules_id:<16}{t.pct('POST action', 50):11.1f}{t.pct('POST action', 99):8.1f}"
-            f"{t.pct('GET game', 50):9.1f}{t.pct('GET game', 99):8.1f}{b.moves / b.play_wall:9.1f}"
+            f"{t.pct('GET game', 50):9.1f}{t.pct('GET game', 99):8.1f}{b.moves / b.play_seconds:9.1f}"
             f"{in_play:9.2f}{own:8.2f}{alone:9.2f}{f'{b.long_events}/{b.short_events}':>12}{b.get_ratio:7.2f}"
             + mail
         )
