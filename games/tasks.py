@@ -115,14 +115,22 @@ def notify_turn(self: Task, game_id: int, seq: int, outbox_id: int | None = None
     done. Run after the sends, so a person who left meanwhile is due at once, not lost."""
     from games import presence
 
+    held: list[int] = []
+
     def finish() -> None:
-        until = presence.turn_emails_wait(game_id, seq)
+        # Only someone the send held back can still be owed this turn's email (a preference
+        # changed meanwhile is beat's to repair, presence.rearm_overdue): with nobody held back,
+        # the row is done without reading the turn again.
+        until = presence.turn_emails_wait(game_id, seq) if held else None
         if until is None:
             outbox.done(outbox_id)
         else:
             outbox.defer(game_id, seq, until)
 
-    return int(_sending(self, lambda: emails.send_turn_emails(game_id=game_id, seq=seq), outbox_id, finish))
+    def send() -> int:
+        return emails.send_turn_emails(game_id=game_id, seq=seq, held=held)
+
+    return int(_sending(self, send, outbox_id, finish))
 
 
 @shared_task(bind=True, base=OutboxTask, name="games.notify_reminder", acks_late=True)

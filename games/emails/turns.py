@@ -52,7 +52,7 @@ def _game_at(game: Game, seq: int, position: int) -> Callable[[], bool]:
     return check
 
 
-def send_turn_emails(*, game_id: int, seq: int) -> int:
+def send_turn_emails(*, game_id: int, seq: int, held: list[int] | None = None) -> int:
     """"Your turn" to each person who must act in ``game_id`` at ``seq`` and wants it now
     (games/presence.py has the rule). Returns emails sent.
 
@@ -64,6 +64,11 @@ def send_turn_emails(*, game_id: int, seq: int) -> int:
     person being there: a question asked of them right after it is emailed.
     Someone who chose "only when away" and is at the table is not emailed now: ``notify_turn``
     keeps the turn's row for when they are due (presence defers, never cancels).
+
+    ``held``, when given, gets the position of each person who wants a turn email per turn
+    and was not sent one now for any other reason than having had it or being mid-turn: only
+    they can still be owed this turn's email when the send is over (``notify_turn`` asks
+    ``presence.turn_emails_wait`` only then).
     """
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.ACTIVE or game.seq != seq:
@@ -74,7 +79,10 @@ def send_turn_emails(*, game_id: int, seq: int) -> int:
     for seat in _people_to_act(game):
         user = seat.user
         assert user is not None
-        if not mail_address(user) or not presence.wants_turn_email(preference(user), seat, now):
+        wants = preference(user)
+        if not mail_address(user) or not presence.wants_turn_email(wants, seat, now):
+            if held is not None and wants in presence.PER_TURN and mail_address(user):
+                held.append(seat.position)  # at the table: their email waits
             continue
         # Their own move, or their own take-back of one: still mid-turn.
         if presence.mid_turn(latest, seat.position):
@@ -97,8 +105,11 @@ def send_turn_emails(*, game_id: int, seq: int) -> int:
             message.extra_headers.update({"X-Game-Id": str(game.pk), "X-Game-Seq": str(seq)})
             return with_reply_to(message, context)
 
-        sent += deliver_once(user=user, game=game, kind=Kind.TURN, key=str(seq), build=build,
-                             still_due=_game_at(game, seq, seat.position))
+        delivered = deliver_once(user=user, game=game, kind=Kind.TURN, key=str(seq), build=build,
+                                 still_due=_game_at(game, seq, seat.position))
+        if not delivered and held is not None:
+            held.append(seat.position)
+        sent += delivered
     return sent
 
 
