@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import smtplib
 from collections.abc import Iterator, Sequence
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -214,3 +215,42 @@ def test_a_turn_email_reads_its_persons_profile_and_address_with_their_seat(
     assert not own, own
     (message,) = sent()
     assert message.to == [person_to_act(game).user.email]  # type: ignore[union-attr]
+
+
+def test_a_turn_email_task_reads_the_turn_again_only_for_someone_it_held_back(
+    django_capture_on_commit_callbacks: OnCommit, monkeypatch: pytest.MonkeyPatch, settings: SettingsWrapper
+) -> None:
+    """After its send, the task asks when the turn's row is due again (``turn_emails_wait``)
+    only if the send held someone back: with everyone to act emailed, nobody can still be
+    owed, and the row is done without reading the turn again."""
+    from django.utils import timezone
+
+    from games import presence
+    from games.models import Outbox, Seat
+
+    settings.PRESENCE_SECONDS = 60
+    people = [make_user(name, notify=PlayerProfile.Notify.WHEN_AWAY) for name in ("anne", "bart", "cleo")]
+    game = start_game(django_capture_on_commit_callbacks, people)
+    looked: list[int] = []
+    real_wait = presence.turn_emails_wait
+
+    def wait(game_id: int, seq: int, now: Any = None) -> Any:
+        looked.append(seq)
+        return real_wait(game_id, seq, now)
+
+    monkeypatch.setattr(presence, "turn_emails_wait", wait)
+    Notification.objects.all().delete()  # the first turn's email is owed again
+    clear_outbox()
+    assert tasks.notify_turn.delay(game.pk, game.seq).get() == 1
+    assert looked == []
+    # At the table, with "only when away": held back, so the task looks, and the turn's row
+    # waits for when they will have been away PRESENCE_SECONDS.
+    Notification.objects.all().delete()
+    clear_outbox()
+    seen_at = timezone.now()
+    Seat.objects.filter(pk=person_to_act(game).pk).update(last_seen_at=seen_at)
+    assert tasks.notify_turn.delay(game.pk, game.seq).get() == 0
+    assert looked == [game.seq]
+    row = Outbox.objects.get(game=game, kind=Outbox.Kind.TURN, key=game.seq)
+    assert row.status == Outbox.Status.PENDING and row.due_at >= seen_at + timedelta(seconds=60)
+    assert sent() == []
