@@ -311,6 +311,32 @@ def insert(instance: M) -> M:
 
 
 @cache
+def _insert_once_statement(model: type[models.Model]) -> Statement:
+    sql, fields = _insert_statement(model)
+    head, returning = sql.split(" RETURNING ")
+    return f"{head} ON CONFLICT DO NOTHING RETURNING {returning}", fields
+
+
+def insert_once(instance: models.Model) -> bool:
+    """Insert ``instance`` as ``insert`` does, unless a row with the same values of one of the
+    model's unique constraints is there: then nothing is written and the answer is False. One
+    statement, where ``get_or_create`` reads, then inserts in a transaction of its own. As
+    ``get_or_create``, it waits for a transaction inserting the same values to end. (A
+    constraint over a NULL value never conflicts.)"""
+    sql, fields = _insert_once_statement(type(instance))
+    values = _db_values(instance, fields, add=True)
+    with prepared_cursor() as cursor:
+        cursor.execute(sql, values)
+        row = cursor.fetchone()
+    if row is None:
+        return False
+    instance.pk = row[0]
+    instance._state.adding = False
+    instance._state.db = connection.alias
+    return True
+
+
+@cache
 def _update_statement(model: type[models.Model], names: tuple[str, ...]) -> Statement:
     fields = [f for f in model._meta.concrete_fields if f.name in names]
     assert len(fields) == len(set(names)), f"{model.__name__} lacks some of {names}"

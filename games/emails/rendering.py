@@ -93,8 +93,9 @@ def summary(game: Game, *, after: int, upto: int, position: int | None) -> Summa
     """The log sentences of events ``after`` < seq <= ``upto``, the latest ``MAX_SENTENCES``,
     as the seat at ``position`` may read them."""
     events = Event.objects.filter(game=game, seq__gt=after, seq__lte=upto)
-    total = events.count()
     latest = list(events.order_by("-seq")[:MAX_SENTENCES])
+    # Counted only when there may be more than were read: most turns are a few events long.
+    total = events.count() if len(latest) == MAX_SENTENCES else len(latest)
     sentences = [text for text in (event_text(e, game, position) for e in reversed(latest)) if text]
     return Summary(sentences, max(total - len(latest), 0))
 

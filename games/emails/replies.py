@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.mail import EmailMultiAlternatives
-from django.db import IntegrityError, transaction
 
+from games import rows
 from games.emails.addresses import move_address, replies_enabled
 from games.models import Game, ListedMoves
 from games.read import MoveList, seat_table
@@ -49,12 +49,8 @@ def listed_moves(game: Game, position: int, seq: int) -> MoveList:
     if stored is not None:
         return stored
     moves = seat_table(game, position, seq=seq).moves
-    if not moves:
-        return moves
-    try:
-        with transaction.atomic():
-            ListedMoves.objects.create(game=game, position=position, seq=seq, moves=moves.to_json())
-    except IntegrityError:  # another email stored them a moment ago: theirs count
+    listed = ListedMoves(game=game, position=position, seq=seq, moves=moves.to_json())
+    if moves and not rows.insert_once(listed):  # another email stored them a moment ago: theirs count
         return _stored(game, position, seq) or moves
     return moves
 

@@ -36,6 +36,7 @@ from django.db import DatabaseError, InterfaceError, connection, transaction
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
+from games import rows
 from games.models import Game, Notification, PlayerProfile
 from games.services.accounts import mail_address, normal_address
 
@@ -200,7 +201,9 @@ def deliver_once(
             PlayerProfile.objects.select_for_update().filter(user_id=user.pk).first()
             note, _ = Notification.objects.get_or_create(user_id=user.pk, game=None, kind=kind, key=key)
     else:
-        note, _ = Notification.objects.get_or_create(user_id=user.pk, game=game, kind=kind, key=key)
+        note = Notification(user_id=user.pk, game=game, kind=kind, key=key)
+        if not rows.insert_once(note):  # the row is there: this email was tried or sent before
+            note = Notification.objects.get(user_id=user.pk, game=game, kind=kind, key=key)
     if note.sent_at is not None:
         return False
     message = build()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 from django.contrib.auth.models import User
 from django.core.mail import EmailMultiAlternatives
@@ -33,23 +34,34 @@ def _game_at(game: Game, seq: int, position: int) -> Callable[[], bool]:
     the game row until that commits, before the mail server is talked to: a move in progress
     is waited for, a move never waits for the mail server; email tasks for the same game do
     not wait for each other. (SQLite: the transaction holds the database's write lock.)"""
-    table = connection.ops.quote_name(Game._meta.db_table)
-    lock = " FOR SHARE" if connection.features.has_select_for_update else ""
-    sql = f"SELECT seq, status FROM {table} WHERE id = %s{lock}"
+    sql = _game_at_sql()
 
     def check() -> bool:
         with connection.cursor() as cursor:
-            cursor.execute(sql, [game.pk])
+            cursor.execute(sql, [position, True, False, game.pk])
             row = cursor.fetchone()
-        if row is None or row[0] != seq or row[1] != Game.Status.ACTIVE:
-            return False
-        # Seat.must_act is written with the seq it belongs to, and the lock above waited for
-        # any move in progress: it is the turn at ``seq``.
-        return Seat.objects.filter(
-            game_id=game.pk, position=position, must_act=True, user__isnull=False, replaced_by_bot=False
-        ).exists()
+        # Seat.must_act is written with the seq it belongs to, and the lock waited for any
+        # move in progress: with the seq, it is the turn at ``seq``.
+        return row is not None and row[0] == seq and row[1] == Game.Status.ACTIVE and bool(row[2])
 
     return check
+
+
+@cache
+def _game_at_sql() -> str:
+    """The game's seq and status, and whether a person at a position must act, in one
+    statement (parameters: position, True, False, game id) that takes a share lock on the
+    game row only."""
+    q = connection.ops.quote_name
+    game, seat = q(Game._meta.db_table), q(Seat._meta.db_table)
+    lock = ""
+    if connection.features.has_select_for_update:
+        lock = " FOR SHARE OF g" if connection.features.has_select_for_update_of else " FOR SHARE"
+    person = (
+        f"SELECT 1 FROM {seat} s WHERE s.game_id = g.id AND s.position = %s AND s.must_act = %s"
+        " AND s.user_id IS NOT NULL AND s.replaced_by_bot = %s"
+    )
+    return f"SELECT g.seq, g.status, EXISTS({person}) FROM {game} g WHERE g.id = %s{lock}"
 
 
 def send_turn_emails(*, game_id: int, seq: int, held: list[int] | None = None) -> int:

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Exists, Max, OuterRef
 
 from games import side_effects
 from games.models import ChatMessage, Event, Game, Seat, person_name
@@ -47,9 +47,9 @@ def chat_lines(game: Game, limit: int = SHOWN, since_seq: int | None = None) -> 
     ``since_seq`` (a player's last move: what a turn email tells them)."""
     lines = ChatMessage.objects.filter(game=game).select_related("user__profile")
     if since_seq is not None:
-        since = Event.objects.filter(game=game, seq=since_seq).values_list("created_at", flat=True).first()
-        if since is not None:
-            lines = lines.filter(created_at__gt=since)
+        # Written after event ``since_seq`` (every line, without such an event): one query.
+        before = Event.objects.filter(game=game, seq=since_seq, created_at__gte=OuterRef("created_at"))
+        lines = lines.filter(~Exists(before))
     latest = list(lines.order_by("-id")[:limit])
     return [
         {"id": line.pk, "user": line.user.get_username(), "name": person_name(line.user), "text": line.text,
