@@ -19,7 +19,7 @@ from django.utils import timezone
 from pytest_django import DjangoAssertNumQueries
 
 from games import rows, services
-from games.models import Event, Game, PlayerProfile, Seat
+from games.models import Event, Game, Notification, PlayerProfile, Seat
 from tests.services.support import make_users, started_game
 
 pytestmark = pytest.mark.django_db
@@ -208,6 +208,27 @@ def test_insert_stores_what_save_would_and_returns_the_id(game: Game) -> None:
 def test_insert_keeps_the_database_constraints(game: Game) -> None:
     with pytest.raises(IntegrityError), transaction.atomic():
         rows.insert(Event(game=game, seq=game.seq, kind=Event.Kind.ACTION, seat=0, payload={}, actor="x"))
+
+
+def test_insert_once_inserts_a_new_row_and_leaves_an_existing_one_as_it_is(
+    game: Game, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
+    user = game.created_by
+    with django_assert_num_queries(1):
+        first = Notification(user=user, game=game, kind=Notification.Kind.TURN, key="7")
+        assert rows.insert_once(first) is True
+    stored = Notification.objects.get(pk=first.pk)
+    assert fields_of(stored) == fields_of(first) and stored.created_at is not None
+    Notification.objects.filter(pk=first.pk).update(attempts=2)
+    # The same unique key (notification_once): nothing written, no error, no id.
+    again = Notification(user=user, game=game, kind=Notification.Kind.TURN, key="7")
+    assert rows.insert_once(again) is False
+    assert again.pk is None and again._state.adding
+    stored_now = Notification.objects.filter(user=user, game=game).values_list("pk", "attempts")
+    assert list(stored_now) == [(first.pk, 2)]
+    # Another key is another row.
+    assert rows.insert_once(Notification(user=user, game=game, kind=Notification.Kind.TURN, key="8")) is True
+    assert Notification.objects.filter(user=user, game=game).count() == 2
 
 
 def test_update_fields_writes_only_the_named_fields(game: Game) -> None:
