@@ -10,7 +10,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import connection
 from django.utils import timezone
 
-from games import presence
+from games import presence, rows
 from games.emails.rendering import _game_context, last_own_move, render
 from games.emails.sending import Kind, deliver_once
 from games.emails.unsubscribe import Notify, preference
@@ -82,7 +82,7 @@ def send_turn_emails(*, game_id: int, seq: int, held: list[int] | None = None) -
     they can still be owed this turn's email when the send is over (``notify_turn`` asks
     ``presence.turn_emails_wait`` only then).
     """
-    game = Game.objects.filter(pk=game_id).first()
+    game = rows.game_row(game_id)
     if game is None or game.status != Game.Status.ACTIVE or game.seq != seq:
         return 0
     latest = Event.objects.filter(game=game, seq=seq).only("seat", "kind").first()
