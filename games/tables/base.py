@@ -29,7 +29,9 @@ META_KEYS = frozenset(
 
 @dataclass
 class Move:
-    """One button that submits exactly one legal action (``action`` is its JSON)."""
+    """One button that submits exactly one legal action (``action`` is its JSON), or one
+    numbered move of a list (``index`` finds its legal action; a table whose controls are
+    not its ``move_groups`` may leave ``action`` empty there: no button carries it)."""
 
     label: str
     action: str

@@ -155,8 +155,12 @@ def _booty_label(card: dict[str, Any] | None, booty: str | None) -> str:
 
 
 def move_steps(
-    legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None
+    legal_actions: list[dict[str, Any]], view: dict[str, Any], previews: list[str] | None = None,
+    *, controls: bool = True,
 ) -> list[Step]:
+    """The move controls: party -> what to do -> booty. Without ``controls`` (a numbered
+    list, ``move_groups``) the buttons carry no encoded action and the steps no pirate chips:
+    nobody draws them, and encoding every legal action was most of a list's cost."""
     colours: list[str] = view["colours"]
     parties = {party["id"]: party for party in view["parties"]}
     cards = {card["id"]: card for card in view["display"] if card is not None}
@@ -170,7 +174,7 @@ def move_steps(
 
     def chips(party_id: str) -> list[dict[str, Any]]:
         party = parties.get(party_id)
-        if party is None:
+        if party is None or not controls:
             return []
         return [
             {**p, "colour": colours[p["seat"]], "label": pirate_label(colours, p["id"])}
@@ -196,7 +200,7 @@ def move_steps(
 
     for index, action in enumerate(legal_actions):
         kind = action.get("type")
-        encoded = json.dumps(action, separators=(",", ":"), sort_keys=True)
+        encoded = json.dumps(action, separators=(",", ":"), sort_keys=True) if controls else ""
         said = previews[index] if previews else ""
 
         if kind in ("assemble", "capture"):
@@ -273,7 +277,7 @@ def move_groups(
     """The move controls flattened for places without steps (emails): one group per party,
     each move labelled with what it does and, where there is a choice, the booty."""
     groups = []
-    for step in move_steps(legal_actions, view, previews):
+    for step in move_steps(legal_actions, view, previews, controls=False):
         group = MoveGroup(key=step.key, label=step.label, hint=step.hint)
         for option in step.options:
             for choice in option.choices:
