@@ -11,10 +11,10 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Exists, Max, OuterRef
+from django.db.models import Max
 
-from games import side_effects
-from games.models import ChatMessage, Event, Game, Seat, person_name
+from games import rows, side_effects
+from games.models import ChatMessage, Game, Seat, person_name
 from games.services.errors import Conflict, Forbidden, InvalidInput
 
 MAX_LENGTH = 500
@@ -45,12 +45,7 @@ def chat_version(game: Game) -> int:
 def chat_lines(game: Game, limit: int = SHOWN, since_seq: int | None = None) -> list[dict[str, Any]]:
     """The latest lines, oldest first; with ``since_seq``, only those written after event
     ``since_seq`` (a player's last move: what a turn email tells them)."""
-    lines = ChatMessage.objects.filter(game=game).select_related("user__profile")
-    if since_seq is not None:
-        # Written after event ``since_seq`` (every line, without such an event): one query.
-        before = Event.objects.filter(game=game, seq=since_seq, created_at__gte=OuterRef("created_at"))
-        lines = lines.filter(~Exists(before))
-    latest = list(lines.order_by("-id")[:limit])
+    latest = rows.chat_rows(game.pk, limit, since_seq)
     return [
         {"id": line.pk, "user": line.user.get_username(), "name": person_name(line.user), "text": line.text,
          "created_at": line.created_at}

@@ -19,7 +19,7 @@ from django.utils import timezone
 from pytest_django import DjangoAssertNumQueries
 
 from games import rows, services
-from games.models import Event, Game, Notification, PlayerProfile, Seat
+from games.models import ChatMessage, Event, Game, Notification, PlayerProfile, Seat, person_name
 from tests.services.support import make_users, started_game
 
 pytestmark = pytest.mark.django_db
@@ -229,6 +229,32 @@ def test_insert_once_inserts_a_new_row_and_leaves_an_existing_one_as_it_is(
     # Another key is another row.
     assert rows.insert_once(Notification(user=user, game=game, kind=Notification.Kind.TURN, key="8")) is True
     assert Notification.objects.filter(user=user, game=game).count() == 2
+
+
+def test_chat_rows_are_the_latest_lines_with_their_writers_and_the_lines_since_an_event(
+    game: Game, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
+    anne, mary, tom = (User.objects.get(username=f"player{i}") for i in range(3))  # as the fixture made them
+    PlayerProfile.objects.filter(user=mary).update(display_name="Mary Read")
+    PlayerProfile.objects.filter(user=anne).delete()  # a writer without a profile row
+    event = Event.objects.get(game=game, seq=1)
+    lines = [ChatMessage.objects.create(game=game, user=user, text=f"line {i}")
+             for i, user in enumerate([anne, mary, tom, mary])]
+    # The first two were written before event 1, the others after it.
+    for line, seconds in zip(lines, (-20, -10, 10, 20), strict=True):
+        moved = event.created_at + timedelta(seconds=seconds)
+        ChatMessage.objects.filter(pk=line.pk).update(created_at=moved)
+    expected = list(ChatMessage.objects.filter(game=game).order_by("-id"))
+    with django_assert_num_queries(1):
+        found = rows.chat_rows(game.pk, 3)
+        names = [person_name(line.user) for line in found]
+    assert [fields_of(line) for line in found] == [fields_of(line) for line in expected[:3]]
+    assert names == ["Mary Read", tom.username, "Mary Read"]
+    assert [line.pk for line in rows.chat_rows(game.pk, 10, since_seq=1)] == [lines[3].pk, lines[2].pk]
+    # Without such an event (a seat that never moved: its last move is 0), every line.
+    assert len(rows.chat_rows(game.pk, 10, since_seq=0)) == 4
+    assert [person_name(line.user) for line in rows.chat_rows(game.pk, 10)][-1] == anne.username
+    assert rows.chat_rows(game.pk + 1000, 10) == []
 
 
 def test_update_fields_writes_only_the_named_fields(game: Game) -> None:
