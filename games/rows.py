@@ -29,7 +29,17 @@ from django.db import connection, models
 from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from django.db.models.expressions import Col
 
-from games.models import ChatMessage, CrewGame, Event, Game, Outbox, PlayerProfile, Seat, Webhook
+from games.models import (
+    ChatMessage,
+    CrewGame,
+    Event,
+    Game,
+    Outbox,
+    PlayerProfile,
+    Seat,
+    VerifiedAddress,
+    Webhook,
+)
 
 M = TypeVar("M", bound=models.Model)
 
@@ -249,6 +259,67 @@ def game_with_seats(game_id: int) -> Game | None:
     queryset._prefetch_done = True  # type: ignore[attr-defined]
     game._prefetched_objects_cache = {"seats": queryset}  # type: ignore[attr-defined]
     return game
+
+
+class PeopleColumns:
+    """A seat's columns (alias ``s``), its person's (``pu``), the person's profile (``pp``) and
+    verified address (``pv``), every column of each: what ``select_related`` of the profile and
+    the address would load."""
+
+    def __init__(self) -> None:
+        self.seat = Columns(Seat, "s")
+        self.person = Columns(User, "pu")
+        self.profile = Columns(PlayerProfile, "pp")
+        self.address = Columns(VerifiedAddress, "pv")
+        self.sql = f"{self.seat.sql}, {self.person.sql}, {self.profile.sql}, {self.address.sql}"
+        self.at_person = len(self.seat)
+        self.at_profile = self.at_person + len(self.person)
+        self.at_address = self.at_profile + len(self.profile)
+
+    def instance(self, row: Sequence[Any], game: Game) -> Seat:
+        seat = self.seat.instance(Seat, row[: self.at_person])
+        Seat.game.field.set_cached_value(seat, game)
+        person = self.person.instance(User, row[self.at_person : self.at_profile])
+        profile = None
+        if row[self.at_profile] is not None:
+            profile = self.profile.instance(PlayerProfile, row[self.at_profile : self.at_address])
+            PlayerProfile.user.field.set_cached_value(profile, person)
+        User.profile.related.set_cached_value(person, profile)
+        address = None
+        if row[self.at_address] is not None:
+            address = self.address.instance(VerifiedAddress, row[self.at_address :])
+            VerifiedAddress.user.field.set_cached_value(address, person)
+        User.verified_address.related.set_cached_value(person, address)
+        Seat.user.field.set_cached_value(seat, person)
+        return seat
+
+
+@cache
+def _people_query(count: int) -> tuple[str, PeopleColumns]:
+    columns = PeopleColumns()
+    user = f"s.{_column(Seat, 'user')}"
+    positions = ", ".join(["%s"] * count)
+    sql = (
+        f"SELECT {columns.sql} FROM {_table(Seat)} s"
+        f" JOIN {_table(User)} pu ON pu.{_column(User, 'id')} = {user}"
+        f" LEFT JOIN {_table(PlayerProfile)} pp ON pp.{_column(PlayerProfile, 'user')} = {user}"
+        f" LEFT JOIN {_table(VerifiedAddress)} pv ON pv.{_column(VerifiedAddress, 'user')} = {user}"
+        f" WHERE s.{_column(Seat, 'game')} = %s AND s.{_column(Seat, 'position')} IN ({positions})"
+        f" AND s.{_column(Seat, 'replaced_by_bot')} = %s ORDER BY s.{_column(Seat, 'position')}"
+    )
+    return sql, columns
+
+
+def people_at(game: Game, positions: Sequence[int]) -> list[Seat]:
+    """The seats of ``game`` at ``positions`` that a person plays (not a bot, not handed to
+    one), in position order, each with its person, the person's profile and verified address
+    (None when missing), whole: as ``select_related("user__profile", "user__verified_address")``
+    loads them, in one prepared statement."""
+    wanted = sorted({int(position) for position in positions})
+    if not wanted:
+        return []
+    sql, columns = _people_query(len(wanted))
+    return [columns.instance(row, game) for row in _rows(sql, [game.pk, *wanted, False])]
 
 
 class ChatColumns:

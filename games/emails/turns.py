@@ -21,11 +21,7 @@ from games.services.accounts import mail_address
 def _people_to_act(game: Game) -> list[Seat]:
     """The people who must act at the position ``game`` was read at: its ``to_act`` column is
     written in the same UPDATE as its ``seq``, so one row read gives both for the same turn."""
-    return list(
-        Seat.objects.filter(game=game, position__in=game.to_act, user__isnull=False, replaced_by_bot=False)
-        .select_related(*presence.SEAT_PEOPLE)
-        .order_by("position")
-    )
+    return rows.people_at(game, game.to_act)
 
 
 def _game_at(game: Game, seq: int, position: int) -> Callable[[], bool]:

@@ -19,7 +19,16 @@ from django.utils import timezone
 from pytest_django import DjangoAssertNumQueries
 
 from games import rows, services
-from games.models import ChatMessage, Event, Game, Notification, PlayerProfile, Seat, person_name
+from games.models import (
+    ChatMessage,
+    Event,
+    Game,
+    Notification,
+    PlayerProfile,
+    Seat,
+    VerifiedAddress,
+    person_name,
+)
 from tests.services.support import make_users, started_game
 
 pytestmark = pytest.mark.django_db
@@ -255,6 +264,33 @@ def test_chat_rows_are_the_latest_lines_with_their_writers_and_the_lines_since_a
     assert len(rows.chat_rows(game.pk, 10, since_seq=0)) == 4
     assert [person_name(line.user) for line in rows.chat_rows(game.pk, 10)][-1] == anne.username
     assert rows.chat_rows(game.pk + 1000, 10) == []
+
+
+def test_people_at_equal_the_orm_with_whole_players_profiles_and_addresses(
+    game: Game, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
+    VerifiedAddress.objects.filter(user__username="player0").delete()  # one person without an address
+    people = Seat.objects.filter(game=game, user__isnull=False).select_related(
+        "user__profile", "user__verified_address"
+    )
+    positions = sorted(people.values_list("position", flat=True))
+    Seat.objects.filter(game=game, position=positions[0]).update(replaced_by_bot=True)  # not a person now
+    expected = list(people.filter(replaced_by_bot=False).order_by("position"))
+    bot = Seat.objects.get(game=game, user__isnull=True).position
+    with django_assert_num_queries(1):
+        found = rows.people_at(game, [*reversed(positions), bot, positions[1]])
+    assert [fields_of(seat) for seat in found] == [fields_of(seat) for seat in expected]
+    with django_assert_num_queries(0):
+        for seat, orm in zip(found, expected, strict=True):
+            assert seat.game is game and seat.user is not None and orm.user is not None
+            assert fields_of(seat.user) == fields_of(orm.user)
+            for related in ("profile", "verified_address"):
+                theirs = getattr(orm.user, related, None)
+                ours = getattr(seat.user, related, None)
+                assert (fields_of(ours) if ours else None) == (fields_of(theirs) if theirs else None)
+    addresses = [getattr(seat.user, "verified_address", None) for seat in found]
+    assert len(found) == 2 and any(addresses)
+    assert rows.people_at(game, []) == []
 
 
 def test_update_fields_writes_only_the_named_fields(game: Game) -> None:
