@@ -482,14 +482,17 @@ def update_fields(instance: models.Model, names: Sequence[str]) -> None:
         cursor.execute(sql, [*_db_values(instance, fields, add=False), instance.pk])
 
 
-def _must_act_statement(positions: Sequence[int]) -> tuple[str, list[int]]:
-    """Seat.must_act = whether the seat's position is in ``positions``, for one game (its id the
-    last parameter, left to the caller). Plain SQL: the ORM's CASE WHEN costs about a
-    millisecond more to compile than the database takes to run it."""
+def _must_act_statement(game_id: int, positions: Sequence[int]) -> tuple[str, list[int]]:
+    """Seat.must_act = whether the seat's position is in ``positions``, for the seats of one
+    game whose value changes: a seat left as it was keeps its row version (an UPDATE writes a
+    new one even for the same value, and one whose indexed ``must_act`` changes cannot be a
+    heap-only update). Plain SQL: the ORM's CASE WHEN costs about a millisecond more to
+    compile than the database takes to run it."""
     ints = [int(p) for p in positions]
     to_act = f"{_column(Seat, 'position')} IN ({', '.join(['%s'] * len(ints))})" if ints else "FALSE"
     must_act, game = _column(Seat, "must_act"), _column(Seat, "game")
-    return f"UPDATE {_table(Seat)} SET {must_act} = ({to_act}) WHERE {game} = %s", ints
+    sql = f"UPDATE {_table(Seat)} SET {must_act} = ({to_act}) WHERE {game} = %s AND {must_act} <> ({to_act})"
+    return sql, [*ints, game_id, *ints]
 
 
 def settle_position(game: Game, names: Sequence[str], webhook_kind: str) -> tuple[bool, int | None]:
@@ -498,8 +501,7 @@ def settle_position(game: Game, names: Sequence[str], webhook_kind: str) -> tupl
     ``webhook_since(game.pk, game.seq, webhook_kind)``. PostgreSQL runs the two UPDATEs as
     data-modifying WITH clauses of the webhook SELECT: one round trip instead of three (the
     SELECT reads neither updated table). SQLite has no such clauses: three statements there."""
-    seats_sql, positions = _must_act_statement(game.to_act)
-    seats_params: list[Any] = [*positions, game.pk]
+    seats_sql, seats_params = _must_act_statement(game.pk, game.to_act)
     if connection.vendor != "postgresql":
         update_fields(game, names)
         with prepared_cursor() as cursor:

@@ -34,3 +34,31 @@ def test_must_act_marks_exactly_the_seats_to_act_until_the_end() -> None:
     assert game.status == Game.Status.FINISHED and game.to_act == []
     assert _marked(game) == []
     assert seen == {0, 1, 2, 3}
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_a_move_rewrites_only_the_seats_whose_must_act_changes() -> None:
+    """A seat that was not to act and still is not keeps its row version (PostgreSQL's xmin):
+    each needless new version of a seat row is work for the indexes over ``must_act`` and for
+    vacuum."""
+    game = started_game(make_users(4))
+    rng = random.Random(5)
+    for _ in range(6):
+        game.refresh_from_db()
+        before = _versions(game)
+        marked_before = set(_marked(game))
+        play_one(game, rng)
+        game.refresh_from_db()
+        changed = marked_before ^ set(_marked(game))
+        after = _versions(game)
+        assert {p for p in before if before[p] != after[p]} == changed
+        assert changed  # Pirates hands the turn on with every move
+
+
+def _versions(game: Game) -> dict[int, str]:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT position, xmin::text FROM games_seat WHERE game_id = %s", [game.pk])
+        return dict(cursor.fetchall())
