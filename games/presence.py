@@ -48,11 +48,11 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, Max, OuterRef, Q, Subquery, Value
+from django.db.models import Exists, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from games import outbox
+from games import outbox, rows
 from games.models import Event, Game, Notification, Outbox, PlayerProfile, Seat
 from games.read.state import load_state, rules_for, states_after_each
 from games.services.accounts import mail_address
@@ -114,10 +114,7 @@ def turn_email_due_at(seat: Seat, preference: str, turn_came_at: datetime) -> da
 
 def last_own_move(game: Game, position: int, upto: int | None = None) -> int:
     """The seq of ``position``'s latest move in ``game`` at or before ``upto`` (0 before its first)."""
-    moves = Event.objects.filter(game=game, seat=position, kind__in=OWN_MOVE_KINDS)
-    if upto is not None:
-        moves = moves.filter(seq__lte=upto)
-    return int(moves.aggregate(last=Max("seq"))["last"] or 0)
+    return rows.last_move_seq(game.pk, position, OWN_MOVE_KINDS, upto)
 
 
 def mid_turn(latest: Event | None, position: int) -> bool:
@@ -131,9 +128,7 @@ def emailed_this_turn(seat: Seat, game: Game, since: int, seq: int) -> bool:
     (``since``) up to ``seq``. Only emails that went out count."""
     if seat.user_id is None:
         return False
-    keys = Notification.objects.filter(
-        user_id=seat.user_id, game=game, kind=Notification.Kind.TURN, sent_at__isnull=False
-    ).values_list("key", flat=True)
+    keys = rows.sent_keys(seat.user_id, game.pk, Notification.Kind.TURN)
     return any(key.isdigit() and since < int(key) <= seq for key in keys)
 
 

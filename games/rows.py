@@ -34,6 +34,7 @@ from games.models import (
     CrewGame,
     Event,
     Game,
+    Notification,
     Outbox,
     PlayerProfile,
     Seat,
@@ -320,6 +321,43 @@ def people_at(game: Game, positions: Sequence[int]) -> list[Seat]:
         return []
     sql, columns = _people_query(len(wanted))
     return [columns.instance(row, game) for row in _rows(sql, [game.pk, *wanted, False])]
+
+
+_MAX_SEQ = 2**31 - 1  # Event.seq is a PositiveIntegerField
+
+
+@cache
+def _last_move_query(kinds: int) -> str:
+    event = Event
+    return (
+        f"SELECT MAX({_column(event, 'seq')}) FROM {_table(event)} WHERE {_column(event, 'game')} = %s"
+        f" AND {_column(event, 'seat')} = %s AND {_column(event, 'seq')} <= %s"
+        f" AND {_column(event, 'kind')} IN ({', '.join(['%s'] * kinds)})"
+    )
+
+
+def last_move_seq(game_id: int, position: int, kinds: Sequence[str], upto: int | None = None) -> int:
+    """The seq of the latest event of ``game_id`` by seat ``position`` of one of ``kinds`` at or
+    before ``upto`` (any, by default; 0 without one): a prepared statement, asked on every
+    turn email."""
+    limit = _MAX_SEQ if upto is None else upto
+    (found,), = _rows(_last_move_query(len(kinds)), [game_id, position, limit, *map(str, kinds)])
+    return int(found or 0)
+
+
+@cache
+def _sent_keys_query() -> str:
+    note = Notification
+    return (
+        f"SELECT {_column(note, 'key')} FROM {_table(note)} WHERE {_column(note, 'user')} = %s"
+        f" AND {_column(note, 'game')} = %s AND {_column(note, 'kind')} = %s"
+        f" AND {_column(note, 'sent_at')} IS NOT NULL"
+    )
+
+
+def sent_keys(user_id: int, game_id: int, kind: str) -> list[str]:
+    """The keys of the emails of ``kind`` about ``game_id`` that went out to ``user_id``."""
+    return [key for (key,) in _rows(_sent_keys_query(), [user_id, game_id, str(kind)])]
 
 
 class ChatColumns:

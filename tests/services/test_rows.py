@@ -7,6 +7,7 @@ and the read-column update must store what ``save()`` stores, constraints includ
 
 from __future__ import annotations
 
+import random
 import threading
 from datetime import timedelta
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.db import DatabaseError, IntegrityError, connection, transaction
-from django.db.models import Model
+from django.db.models import Max, Model
 from django.utils import timezone
 from pytest_django import DjangoAssertNumQueries
 
@@ -29,7 +30,8 @@ from games.models import (
     VerifiedAddress,
     person_name,
 )
-from tests.services.support import make_users, started_game
+from games.presence import OWN_MOVE_KINDS
+from tests.services.support import make_users, play_one, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -291,6 +293,31 @@ def test_people_at_equal_the_orm_with_whole_players_profiles_and_addresses(
     addresses = [getattr(seat.user, "verified_address", None) for seat in found]
     assert len(found) == 2 and any(addresses)
     assert rows.people_at(game, []) == []
+
+
+def test_last_move_seq_and_sent_keys_equal_the_orm() -> None:
+    game = started_game(make_users(3, prefix="mover"))  # no bot: every move is a person's
+    rng = random.Random(7)
+    for _ in range(12):
+        game.refresh_from_db()
+        play_one(game, rng)
+    game.refresh_from_db()
+    for position in range(game.players):
+        for upto in (None, 1, game.seq // 2, game.seq):
+            moves = Event.objects.filter(game=game, seat=position, kind__in=OWN_MOVE_KINDS)
+            if upto is not None:
+                moves = moves.filter(seq__lte=upto)
+            expected = moves.aggregate(last=Max("seq"))["last"] or 0
+            assert rows.last_move_seq(game.pk, position, OWN_MOVE_KINDS, upto) == expected
+    assert rows.last_move_seq(game.pk, 0, ["no such kind"]) == 0
+    user = game.created_by
+    for key, sent in (("3", True), ("5", False), ("8", True)):
+        Notification.objects.create(user=user, game=game, kind=Notification.Kind.TURN, key=key,
+                                    sent_at=timezone.now() if sent else None)
+    Notification.objects.create(user=user, game=game, kind=Notification.Kind.REMINDER, key="4",
+                                sent_at=timezone.now())
+    assert sorted(rows.sent_keys(user.pk, game.pk, Notification.Kind.TURN)) == ["3", "8"]
+    assert rows.sent_keys(user.pk, game.pk + 1000, Notification.Kind.TURN) == []
 
 
 def test_update_fields_writes_only_the_named_fields(game: Game) -> None:
