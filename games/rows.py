@@ -92,6 +92,17 @@ def _game_from(row: Sequence[Any], game_columns: Columns, creator_columns: Colum
     return game
 
 
+def _attach(person: User, reverse: Any, columns: Columns, values: Sequence[Any]) -> None:
+    """Give ``person`` its one-to-one row through ``reverse`` (``User.profile``), read by a
+    LEFT JOIN into ``values``: None when the join found none (its first column is NULL). What
+    ``select_related`` leaves: no query when it is asked for."""
+    found = None
+    if values[0] is not None:
+        found = columns.instance(columns.model, values)
+        reverse.related.field.set_cached_value(found, person)
+    reverse.related.set_cached_value(person, found)
+
+
 def _game_select(for_update: bool) -> tuple[Columns, Columns, str, str]:
     """The game's and its creator's columns (aliases ``g`` and ``u``), the FROM clause that
     joins them, and the row lock to end the statement with."""
@@ -132,11 +143,7 @@ class SeatColumns:
         Seat.game.field.set_cached_value(seat, game)
         if seat.user_id is not None:
             user = self.player.instance(User, row[self.at_player : self.at_profile])
-            profile = None
-            if row[self.at_profile] is not None:
-                profile = self.profile.instance(PlayerProfile, row[self.at_profile :])
-                PlayerProfile.user.field.set_cached_value(profile, user)
-            User.profile.related.set_cached_value(user, profile)
+            _attach(user, User.profile, self.profile, row[self.at_profile :])
             Seat.user.field.set_cached_value(seat, user)
         return seat
 
@@ -281,16 +288,8 @@ class PeopleColumns:
         seat = self.seat.instance(Seat, row[: self.at_person])
         Seat.game.field.set_cached_value(seat, game)
         person = self.person.instance(User, row[self.at_person : self.at_profile])
-        profile = None
-        if row[self.at_profile] is not None:
-            profile = self.profile.instance(PlayerProfile, row[self.at_profile : self.at_address])
-            PlayerProfile.user.field.set_cached_value(profile, person)
-        User.profile.related.set_cached_value(person, profile)
-        address = None
-        if row[self.at_address] is not None:
-            address = self.address.instance(VerifiedAddress, row[self.at_address :])
-            VerifiedAddress.user.field.set_cached_value(address, person)
-        User.verified_address.related.set_cached_value(person, address)
+        _attach(person, User.profile, self.profile, row[self.at_profile : self.at_address])
+        _attach(person, User.verified_address, self.address, row[self.at_address :])
         Seat.user.field.set_cached_value(seat, person)
         return seat
 
@@ -375,11 +374,7 @@ class ChatColumns:
     def instance(self, row: Sequence[Any]) -> ChatMessage:
         line = self.line.instance(ChatMessage, row[: self.at_writer])
         writer = self.writer.instance(User, row[self.at_writer : self.at_profile])
-        profile = None
-        if row[self.at_profile] is not None:
-            profile = self.profile.instance(PlayerProfile, row[self.at_profile :])
-            PlayerProfile.user.field.set_cached_value(profile, writer)
-        User.profile.related.set_cached_value(writer, profile)
+        _attach(writer, User.profile, self.profile, row[self.at_profile :])
         ChatMessage.user.field.set_cached_value(line, writer)
         return line
 
