@@ -34,6 +34,7 @@ from games.models import (
     CrewGame,
     Event,
     Game,
+    ListedMoves,
     Notification,
     Outbox,
     PlayerProfile,
@@ -320,6 +321,39 @@ def people_at(game: Game, positions: Sequence[int]) -> list[Seat]:
         return []
     sql, columns = _people_query(len(wanted))
     return [columns.instance(row, game) for row in _rows(sql, [game.pk, *wanted, False])]
+
+
+@cache
+def _events_query() -> tuple[str, Columns]:
+    columns = Columns(Event, "e")
+    game, seq = _column(Event, "game"), _column(Event, "seq")
+    sql = (
+        f"SELECT {columns.sql} FROM {_table(Event)} e WHERE e.{game} = %s AND e.{seq} > %s AND e.{seq} <= %s"
+        f" ORDER BY e.{seq} DESC LIMIT %s"
+    )
+    return sql, columns
+
+
+def latest_events(game_id: int, after: int, upto: int, limit: int) -> list[Event]:
+    """The latest ``limit`` events of ``game_id`` with ``after`` < seq <= ``upto``, newest first:
+    one prepared statement (the log summary of every turn email)."""
+    sql, columns = _events_query()
+    return [columns.instance(Event, row) for row in _rows(sql, [game_id, after, upto, limit])]
+
+
+@cache
+def _listed_query() -> tuple[str, Columns]:
+    columns = Columns(ListedMoves, "m", ["id", "moves"])
+    where = " AND ".join(f"m.{_column(ListedMoves, name)} = %s" for name in ("game", "position", "seq"))
+    return f"SELECT {columns.sql} FROM {_table(ListedMoves)} m WHERE {where}", columns
+
+
+def listed_moves_row(game_id: int, position: int, seq: int) -> ListedMoves | None:
+    """The moves an email listed for seat ``position`` of ``game_id`` after event ``seq`` (only
+    ``id`` and ``moves`` loaded), or None."""
+    sql, columns = _listed_query()
+    found = _rows(sql, [game_id, position, seq])
+    return columns.instance(ListedMoves, found[0]) if found else None
 
 
 _MAX_SEQ = 2**31 - 1  # Event.seq is a PositiveIntegerField

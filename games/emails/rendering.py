@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 
-from games import eventlog
+from games import eventlog, rows
 from games.emails.sending import AUTOMATIC_HEADERS, thread_headers
 from games.emails.unsubscribe import unsubscribe_url
 from games.eventlog import Viewer
@@ -92,10 +92,12 @@ class Summary:
 def summary(game: Game, *, after: int, upto: int, position: int | None) -> Summary:
     """The log sentences of events ``after`` < seq <= ``upto``, the latest ``MAX_SENTENCES``,
     as the seat at ``position`` may read them."""
-    events = Event.objects.filter(game=game, seq__gt=after, seq__lte=upto)
-    latest = list(events.order_by("-seq")[:MAX_SENTENCES])
+    latest = rows.latest_events(game.pk, after, upto, MAX_SENTENCES)
     # Counted only when there may be more than were read: most turns are a few events long.
-    total = events.count() if len(latest) == MAX_SENTENCES else len(latest)
+    if len(latest) < MAX_SENTENCES:
+        total = len(latest)
+    else:
+        total = Event.objects.filter(game=game, seq__gt=after, seq__lte=upto).count()
     sentences = [text for text in (event_text(e, game, position) for e in reversed(latest)) if text]
     return Summary(sentences, max(total - len(latest), 0))
 

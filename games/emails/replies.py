@@ -24,7 +24,7 @@ __all__ = ["MoveList", "NumberedGroup", "NumberedMove", "listed_moves", "numbere
 
 
 def _stored(game: Game, position: int, seq: int) -> MoveList | None:
-    row = ListedMoves.objects.filter(game=game, position=position, seq=seq).only("moves").first()
+    row = rows.listed_moves_row(game.pk, position, seq)
     return MoveList.from_json(row.moves) if row is not None else None
 
 

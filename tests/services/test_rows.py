@@ -24,6 +24,7 @@ from games.models import (
     ChatMessage,
     Event,
     Game,
+    ListedMoves,
     Notification,
     PlayerProfile,
     Seat,
@@ -318,6 +319,27 @@ def test_last_move_seq_and_sent_keys_equal_the_orm() -> None:
                                 sent_at=timezone.now())
     assert sorted(rows.sent_keys(user.pk, game.pk, Notification.Kind.TURN)) == ["3", "8"]
     assert rows.sent_keys(user.pk, game.pk + 1000, Notification.Kind.TURN) == []
+
+
+def test_latest_events_and_listed_moves_equal_the_orm() -> None:
+    game = started_game(make_users(3, prefix="logged"))
+    rng = random.Random(11)
+    for _ in range(8):
+        play_one(game, rng)
+    game.refresh_from_db()
+    last = game.seq
+    for after, upto, limit in ((0, last, 25), (0, last, 1), (2, last - 1, 25), (last, last, 5)):
+        expected = Event.objects.filter(game=game, seq__gt=after, seq__lte=upto).order_by("-seq")[:limit]
+        found = rows.latest_events(game.pk, after, upto, limit)
+        assert [fields_of(event) for event in found] == [fields_of(event) for event in expected]
+    assert len(rows.latest_events(game.pk, 0, last, 25)) == last
+    assert rows.listed_moves_row(game.pk, 0, last) is None
+    pass_move = {"number": 1, "label": "Pass", "action": {"type": "pass"}}
+    moves = [{"label": "Pass", "hint": "", "moves": [pass_move]}]
+    ListedMoves.objects.create(game=game, position=0, seq=last, moves=moves)
+    row = rows.listed_moves_row(game.pk, 0, last)
+    assert row is not None and row.moves == moves
+    assert rows.listed_moves_row(game.pk, 1, last) is None
 
 
 def test_update_fields_writes_only_the_named_fields(game: Game) -> None:
