@@ -1,7 +1,10 @@
-"""The SQL behind every move and every look at a game, written once per process.
+"""The SQL behind every move, every look at a game and every turn email, written once per
+process.
 
 A move locks the game row and reads its seats (one query), inserts an event and updates the
-game's read columns; a game GET reads the game and its seats (the same query, unlocked).
+game's read columns; a game GET reads the game and its seats (the same query, unlocked); a
+turn email reads the people to act, the log since their last move, the chat and the moves it
+lists, and inserts its notification once (``insert_once``).
 Through the ORM, building each of these statements costs more than the database takes to run
 it: about a millisecond each on a small machine, on the hottest paths of the service. Here each
 statement is built once per process, values go through the same field conversions as in the ORM
