@@ -506,6 +506,40 @@ def insert(instance: M) -> M:
 
 
 @cache
+def _locked_query(model: type[models.Model]) -> tuple[str, Columns]:
+    columns = Columns(model, "r")
+    pk = model._meta.pk
+    assert pk is not None
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    where = f"r.{_column(model, pk.name)} = %s"
+    return f"SELECT {columns.sql} FROM {_table(model)} r WHERE {where}{lock}", columns
+
+
+def locked_row(model: type[M], pk: int) -> M | None:
+    """The row of ``model`` with primary key ``pk``, locked until the transaction ends (the
+    caller must be inside ``transaction.atomic``), as ``select_for_update().filter(pk=pk)
+    .first()`` reads it; None when there is none."""
+    sql, columns = _locked_query(model)
+    found = _rows(sql, [pk])
+    return columns.instance(model, found[0]) if found else None
+
+
+@cache
+def _mark_sent_statement() -> str:
+    note = Notification
+    sent, claimed, pk = _column(note, "sent_at"), _column(note, "claimed_at"), _column(note, "id")
+    return f"UPDATE {_table(note)} SET {sent} = %s, {claimed} = NULL WHERE {pk} = %s AND {sent} IS NULL"
+
+
+def mark_sent(pk: int, at: Any) -> None:
+    """Notification ``pk`` went out at ``at``: its ``sent_at``, its claim cleared; nothing when
+    it is marked already."""
+    value = connection.ops.adapt_datetimefield_value(at)
+    with prepared_cursor() as cursor:
+        cursor.execute(_mark_sent_statement(), [value, pk])
+
+
+@cache
 def _insert_once_statement(model: type[models.Model]) -> Statement:
     sql, fields = _insert_statement(model)
     head, returning = sql.split(" RETURNING ")

@@ -127,7 +127,7 @@ def _claim(pk: int, still_due: Callable[[], bool] | None) -> datetime | None:
     Raises ``SendInProgress`` when another sender's claim is fresh."""
     busy_since: datetime | None = None
     with transaction.atomic():
-        locked = Notification.objects.select_for_update().filter(pk=pk).first()
+        locked = rows.locked_row(Notification, pk)
         if locked is None or locked.sent_at is not None:
             return None
         now = timezone.now()
@@ -138,7 +138,7 @@ def _claim(pk: int, still_due: Callable[[], bool] | None) -> datetime | None:
                 locked.delete()
             elif locked.claimed_at is not None:
                 locked.claimed_at = None
-                locked.save(update_fields=["claimed_at"])
+                rows.update_fields(locked, ["claimed_at"])
             return None
         else:
             if locked.claimed_at is not None:
@@ -146,7 +146,7 @@ def _claim(pk: int, still_due: Callable[[], bool] | None) -> datetime | None:
                             locked, locked.claimed_at.isoformat())
             locked.claimed_at = now
             locked.attempts += 1
-            locked.save(update_fields=["claimed_at", "attempts"])
+            rows.update_fields(locked, ["claimed_at", "attempts"])
             return now
     raise SendInProgress(f"{Notification.Kind(locked.kind).label} {pk} is being sent by another "
                          f"sender since {busy_since.isoformat()}")
@@ -162,9 +162,7 @@ def _record_sent(pk: int) -> None:
     database that is restarting comes back; after that the claim runs out and it is resent."""
     for attempt in range(_RECORD_TRIES):
         try:
-            Notification.objects.filter(pk=pk, sent_at__isnull=True).update(
-                sent_at=timezone.now(), claimed_at=None
-            )
+            rows.mark_sent(pk, timezone.now())
             return
         except (DatabaseError, InterfaceError):
             if attempt == _RECORD_TRIES - 1 or connection.in_atomic_block:

@@ -206,6 +206,50 @@ def test_game_row_for_update_holds_the_row_lock_until_commit(game: Game, read: s
     assert attempts == ["refused", "locked"]
 
 
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_locked_row_equals_the_orm_and_holds_the_row_lock_until_commit(game: Game) -> None:
+    # A key no turn email of the fixture's game uses (its first turn's email may go out).
+    note = Notification.objects.create(user=game.created_by, game=game, kind=Notification.Kind.TURN, key="99")
+    attempts: list[str] = []
+
+    def try_to_lock() -> None:
+        try:
+            with transaction.atomic():
+                Notification.objects.select_for_update(nowait=True).get(pk=note.pk)
+            attempts.append("locked")
+        except DatabaseError:
+            attempts.append("refused")
+        finally:
+            connection.close()
+
+    with transaction.atomic():
+        found = rows.locked_row(Notification, note.pk)
+        assert found is not None and fields_of(found) == fields_of(Notification.objects.get(pk=note.pk))
+        other = threading.Thread(target=try_to_lock)
+        other.start()
+        other.join(timeout=30)
+    after = threading.Thread(target=try_to_lock)
+    after.start()
+    after.join(timeout=30)
+    assert attempts == ["refused", "locked"]
+    with transaction.atomic():
+        assert rows.locked_row(Notification, note.pk + 1000) is None
+
+
+def test_mark_sent_marks_an_unsent_notification_once(game: Game) -> None:
+    note = Notification.objects.create(
+        user=game.created_by, game=game, kind=Notification.Kind.TURN, key="998", claimed_at=timezone.now()
+    )
+    first = timezone.now()
+    rows.mark_sent(note.pk, first)
+    note.refresh_from_db()
+    assert (note.sent_at, note.claimed_at) == (first, None)
+    rows.mark_sent(note.pk, first + timedelta(minutes=5))  # sent already: left as it is
+    note.refresh_from_db()
+    assert note.sent_at == first
+
+
 def test_insert_stores_what_save_would_and_returns_the_id(game: Game) -> None:
     payload = {"action": {"type": "pass"}, "text": "Anne passes — «ünïcode»."}
     event = rows.insert(
