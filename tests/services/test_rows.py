@@ -179,16 +179,15 @@ def test_postgresql_plans_the_game_with_seats_once_per_connection(game: Game) ->
     assert not [statement for statement in prepared if "games_game\".\"title\"" in statement]
 
 
-@pytest.mark.postgres
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("read", ["game_row", "game_and_seats"])
-def test_game_row_for_update_holds_the_row_lock_until_commit(game: Game, read: str) -> None:
+def lock_attempts(model: type[Model], pk: int, read: Any) -> list[str]:
+    """Whether another connection can lock row ``pk`` of ``model`` while ``read()`` has run in a
+    transaction, then after that transaction: ["refused", "locked"] when ``read`` locked it."""
     attempts: list[str] = []
 
     def try_to_lock() -> None:
         try:
             with transaction.atomic():
-                Game.objects.select_for_update(nowait=True).get(pk=game.pk)
+                model._default_manager.select_for_update(nowait=True).get(pk=pk)
             attempts.append("locked")
         except DatabaseError:
             attempts.append("refused")
@@ -196,14 +195,24 @@ def test_game_row_for_update_holds_the_row_lock_until_commit(game: Game, read: s
             connection.close()
 
     with transaction.atomic():
-        assert getattr(rows, read)(game.pk, for_update=True) is not None
+        read()
         other = threading.Thread(target=try_to_lock)
         other.start()
         other.join(timeout=30)
     after = threading.Thread(target=try_to_lock)
     after.start()
     after.join(timeout=30)
-    assert attempts == ["refused", "locked"]
+    return attempts
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("read", ["game_row", "game_and_seats"])
+def test_game_row_for_update_holds_the_row_lock_until_commit(game: Game, read: str) -> None:
+    def locking_read() -> None:
+        assert getattr(rows, read)(game.pk, for_update=True) is not None
+
+    assert lock_attempts(Game, game.pk, locking_read) == ["refused", "locked"]
 
 
 @pytest.mark.postgres
@@ -211,28 +220,12 @@ def test_game_row_for_update_holds_the_row_lock_until_commit(game: Game, read: s
 def test_locked_row_equals_the_orm_and_holds_the_row_lock_until_commit(game: Game) -> None:
     # A key no turn email of the fixture's game uses (its first turn's email may go out).
     note = Notification.objects.create(user=game.created_by, game=game, kind=Notification.Kind.TURN, key="99")
-    attempts: list[str] = []
 
-    def try_to_lock() -> None:
-        try:
-            with transaction.atomic():
-                Notification.objects.select_for_update(nowait=True).get(pk=note.pk)
-            attempts.append("locked")
-        except DatabaseError:
-            attempts.append("refused")
-        finally:
-            connection.close()
-
-    with transaction.atomic():
+    def locking_read() -> None:
         found = rows.locked_row(Notification, note.pk)
         assert found is not None and fields_of(found) == fields_of(Notification.objects.get(pk=note.pk))
-        other = threading.Thread(target=try_to_lock)
-        other.start()
-        other.join(timeout=30)
-    after = threading.Thread(target=try_to_lock)
-    after.start()
-    after.join(timeout=30)
-    assert attempts == ["refused", "locked"]
+
+    assert lock_attempts(Notification, note.pk, locking_read) == ["refused", "locked"]
     with transaction.atomic():
         assert rows.locked_row(Notification, note.pk + 1000) is None
 
