@@ -14,7 +14,7 @@ from games import presence, rows
 from games.emails.rendering import _game_context, last_own_move, render
 from games.emails.sending import Kind, deliver_once
 from games.emails.unsubscribe import Notify, preference
-from games.models import Event, Game, Seat
+from games.models import Game, Seat
 from games.services.accounts import mail_address
 
 
@@ -81,7 +81,7 @@ def send_turn_emails(*, game_id: int, seq: int, held: list[int] | None = None) -
     game = rows.game_row(game_id)
     if game is None or game.status != Game.Status.ACTIVE or game.seq != seq:
         return 0
-    latest = Event.objects.filter(game=game, seq=seq).only("seat", "kind").first()
+    latest = next(iter(rows.latest_events(game.pk, seq - 1, seq, 1)), None)
     now = timezone.now()
     sent = 0
     for seat in _people_to_act(game):
