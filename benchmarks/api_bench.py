@@ -16,22 +16,24 @@ rule set of ``engine.available_rules()`` in turn:
    as each seat to act, POST an action chosen at random from its legal_actions; when several
    seats decide at once (Libertalia's secret picks, classic Pirates' challenge question) every
    one of them GETs and POSTs at the same time, each with the seq it saw), while PING_THREADS
-   threads ping (POST /api/ping/: authentication plus one database write) and EMAIL_PROBES
-   threads play games of their own whose players want every turn email: after a move that
-   hands the turn to others, the probe waits for the SMTP sink to accept their turn emails
+   threads ping (POST /api/ping/: authentication plus one database write). The clients arrive
+   spread over RAMP_SECONDS (1); what is measured is the play's window, from when the last
+   has arrived until CLIENTS x MOVES_PER_CLIENT moves are made, every thread playing on until
+   then (see Window: the ramp-up and the drain run at fewer requests in flight). Then pings
+   instead of moves, twice, each for as long as that window: from as many threads as it had
+   requests in flight on average (a closed loop's latency grows with the requests in flight,
+   so a ratio compares the cost of the requests only at the same number), then following its
+   load profile, as many threads in each PROFILE_STEP as it had requests in flight then
+   (where seats decide at once, the load comes in waves around its mean). Reported: submit
+   and GET p50/p99, moves/s, and  submit p99 / ping p99  with the pings of the play window
+   (same load) and with each ping phase; each ratio is the rounds' median (target ≤ 2);
+3. the email phase: the same play once more, three times as long, with EMAIL_PROBES threads
+   that play games of their own whose players want every turn email: after a move that hands
+   the turn to others, the probe waits for the SMTP sink to accept their turn emails
    (turn-email latency: from the move's answer, i.e. after its commit, to the sink's
-   acceptance). The play phase's clients arrive spread over RAMP_SECONDS (1); what is measured
-   is its window, from when the last has arrived until CLIENTS x MOVES_PER_CLIENT moves are
-   made, every thread playing on until then (see Window: the ramp-up and the drain run at
-   fewer requests in flight). Then pings alone, twice, each for as long as that window: from
-   as many threads as it had requests in flight on average (a closed loop's latency grows
-   with the requests in flight, so a ratio compares the cost of the requests only at the same
-   number), then following its load profile, as many threads in each PROFILE_STEP as it had
-   requests in flight then (where seats decide at once, the load comes in waves around its
-   mean). Reported: submit and GET p50/p99, moves/s, and  submit p99 / ping p99  with the
-   pings of the play window (same load) and with each ping phase; each ratio is the rounds'
-   median (target ≤ 2);
-3. GETs of a long game and a 10-event game alternately:  long p99 / short p99  (target ≤ 1.2).
+   acceptance). It is apart from the rounds because the probes' moves and mail are load of
+   their own, which the ping phases would not carry: a ratio would charge the submits for it;
+4. GETs of a long game and a 10-event game alternately:  long p99 / short p99  (target ≤ 1.2).
    The long game is played through the services for LONG_EVENTS events when its rule set can
    go on that long (moves that keep the game going: see play_through_services); otherwise it
    is as long as that rule set's game gets, and the table says how long.
@@ -42,7 +44,7 @@ after the warm-up and after the benchmark (target ≤ 1.3×). Everything is boun
 time. Without a PostgreSQL DATABASE_URL it prints why and exits 0; without REDIS_URL it skips
 the workers and the turn emails. Settings: CLIENTS (16), WEB_CONCURRENCY (4), MOVES_PER_CLIENT
 (15), GETS_PER_CLIENT (15), LONG_EVENTS (500), ROUNDS (3),
-EMAIL_PROBES (2), RAMP_SECONDS (1), RULES (all, or a comma-separated list of rule-set ids).
+EMAIL_PROBES (3), RAMP_SECONDS (1), RULES (all, or a comma-separated list of rule-set ids).
 """
 
 from __future__ import annotations
@@ -74,7 +76,9 @@ WORKERS = int(os.environ.get("WEB_CONCURRENCY", "4"))
 MOVES_PER_CLIENT = int(os.environ.get("MOVES_PER_CLIENT", "15"))
 GETS_PER_CLIENT = int(os.environ.get("GETS_PER_CLIENT", "15"))
 LONG_EVENTS = int(os.environ.get("LONG_EVENTS", "500"))
-EMAIL_PROBES = int(os.environ.get("EMAIL_PROBES", "2"))
+EMAIL_PROBES = int(os.environ.get("EMAIL_PROBES", "3"))
+# The email phase's window is this many moves per client long: enough turn emails for a p99.
+EMAIL_MOVES_PER_CLIENT = 3 * MOVES_PER_CLIENT
 SHORT_EVENTS = 10
 PING_THREADS = 2
 PLAYERS = 3  # seats of every played game: every rule set seats three
@@ -244,12 +248,15 @@ class Timings:
         with self.lock:
             self.counts[name] = self.counts.get(name, 0) + n
 
-    def merge(self, other: Timings) -> None:
+    def merge(self, other: Timings, only: tuple[str, ...] | None = None) -> None:
+        """Add ``other``'s samples and counts (those named in ``only``, if given)."""
         with self.lock:
             for name, values in other.samples.items():
-                self.samples.setdefault(name, []).extend(values)
+                if only is None or name in only:
+                    self.samples.setdefault(name, []).extend(values)
             for name, n in other.counts.items():
-                self.counts[name] = self.counts.get(name, 0) + n
+                if only is None or name in only:
+                    self.counts[name] = self.counts.get(name, 0) + n
 
     def n(self, name: str) -> int:
         return len(self.samples.get(name, []))
@@ -726,16 +733,48 @@ class Play:
             client.close()
 
 
+def probe(port: int, bench: BenchGame, sink: Sink, window: Window, timings: Timings, seed: int) -> None:
+    """An email probe: it moves in ``bench`` as fast as the turn emails come, until ``window``
+    closes or the game ends. After a move that hands the turn to seats that were not to act,
+    it waits for each of them to get its turn email, and adds the wait to ``timings``' "turn
+    email"."""
+    play = Play(port, bench, Timings(), random.Random(seed))
+    detail = play.detail()
+    number = 0
+    while not window.done and detail["status"] == "active":
+        before = set(detail["to_act"])
+        answer, _made = play.step(detail, number)
+        number += 1
+        if answer is None:
+            detail = play.detail()
+            continue
+        answered = time.perf_counter()
+        detail = answer["game"]
+        mover = answer["event"].get("seat")
+        handed = set(detail["to_act"]) - before - {mover}
+        if detail["status"] != "active" or before != {mover} or not handed:
+            continue
+        recipients = {bench.emails[seat] for seat in handed}
+        got = sink.wait_for(bench.game_id, detail["seq"], recipients, answered + EMAIL_WAIT_SECONDS)
+        if got is None:
+            timings.count("turn emails not seen")
+            continue
+        for at in got.values():
+            timings.add("turn email", max(0.0, at - answered))
+    play.close()
+
+
 def play_phase(
-    port: int, games: list[BenchGame], probes: list[BenchGame], sink: Sink | None, timings: Timings
+    port: int, games: list[BenchGame], probes: list[BenchGame], sink: Sink | None, timings: Timings,
+    moves_per_client: int = MOVES_PER_CLIENT,
 ) -> Window:
     """One thread per game plays it; PING_THREADS more threads ping meanwhile, so the
     yardstick sees the same server load as the moves, and the email probes play their games
     and time the turn emails. Every thread goes on until the window (opened once every
-    thread has arrived) has ``len(games) * MOVES_PER_CLIENT`` moves, so the requests in flight
+    thread has arrived) has ``len(games) * moves_per_client`` moves, so the requests in flight
     stay as many as the threads while it is open."""
     window = new_phase()
-    wanted = len(games) * MOVES_PER_CLIENT
+    wanted = len(games) * moves_per_client
     players_done = [0]
     lock = threading.Lock()
     probing = probes if sink is not None else []
@@ -752,7 +791,7 @@ def play_phase(
             return
         if i >= len(games):
             assert sink is not None
-            probe(probing[i - len(games)], sink, i)
+            probe(port, probing[i - len(games)], sink, window, timings, seed=1000 + i)
             return
         try:
             play_one_game(i)
@@ -775,34 +814,6 @@ def play_phase(
             if timings.n("POST action") >= wanted:
                 window.close()
             detail = answer["game"] if answer is not None else play.detail()
-        play.close()
-
-    def probe(bench: BenchGame, sink: Sink, i: int) -> None:
-        """Moves as fast as the turn emails come: after a move that hands the turn to seats
-        that were not to act, wait for each of them to get its turn email."""
-        play = Play(port, bench, Timings(), random.Random(1000 + i))
-        detail = play.detail()
-        number = 0
-        while not window.done and detail["status"] == "active":
-            before = set(detail["to_act"])
-            answer, _made = play.step(detail, number)
-            number += 1
-            if answer is None:
-                detail = play.detail()
-                continue
-            answered = time.perf_counter()
-            detail = answer["game"]
-            mover = answer["event"].get("seat")
-            handed = set(detail["to_act"]) - before - {mover}
-            if detail["status"] != "active" or before != {mover} or not handed:
-                continue
-            recipients = {bench.emails[seat] for seat in handed}
-            got = sink.wait_for(bench.game_id, detail["seq"], recipients, answered + EMAIL_WAIT_SECONDS)
-            if got is None:
-                timings.count("turn emails not seen")
-                continue
-            for at in got.values():
-                timings.add("turn email", max(0.0, at - answered))
         play.close()
 
     threads = len(games) + len(probing) + PING_THREADS
@@ -907,8 +918,8 @@ def long_short_phase(port: int, long_game: BenchGame, short_game: BenchGame, tim
 @dataclass
 class RuleSetBench:
     rules_id: str
-    games: list[BenchGame]  # CLIENTS per round
-    probes: list[BenchGame]  # EMAIL_PROBES per round
+    games: list[BenchGame]  # CLIENTS per round, and CLIENTS for the email phase
+    probes: list[BenchGame]  # EMAIL_PROBES, for the email phase
     solo: list[BenchGame]
     warm: BenchGame
     long: BenchGame
@@ -935,8 +946,9 @@ def prepare(rules_id: str, players: Players, seed: int) -> RuleSetBench:
         return start_game(players.take(count, wants_email=wants_email), rules_id)
 
     # Every round plays fresh games, each with its own players.
-    games = [fresh() for _ in range(CLIENTS * ROUNDS)]
-    probes = [fresh(wants_email=True) for _ in range(EMAIL_PROBES * ROUNDS)]
+    # The rounds' games, then the email phase's.
+    games = [fresh() for _ in range(CLIENTS * (ROUNDS + 1))]
+    probes = [fresh(wants_email=True) for _ in range(EMAIL_PROBES)]
     solo = [fresh() for _ in range(SOLO_GAMES)]
     warm = fresh(wants_email=True)
     short = fresh()
@@ -959,20 +971,25 @@ def measure_rule_set(port: int, bench: RuleSetBench, sink: Sink | None) -> None:
     for number in range(ROUNDS):
         played = Timings()
         round_games = bench.games[number * CLIENTS : (number + 1) * CLIENTS]
-        round_probes = bench.probes[number * EMAIL_PROBES : (number + 1) * EMAIL_PROBES]
-        window = play_phase(port, round_games, round_probes, sink, played)
+        window = play_phase(port, round_games, [], None, played)
         bench.play_seconds += window.seconds
         bench.moves += played.n("POST action")
         in_flight = window.in_flight()
         bench.in_flight.append(in_flight)
         tokens = [token for game in round_games for token in game.tokens.values()]
-        # As many pings in flight as the play window had requests: the ping threads and the
-        # email probes add to CLIENTS, and in Libertalia every seat decides at Sunrise.
+        # As many pings in flight as the play window had requests: the ping threads add to
+        # CLIENTS, and in Libertalia every seat decides at Sunrise.
         ping_phase(port, tokens, played, threads=max(1, round(in_flight)), seconds=window.seconds)
         ping_phase(port, tokens, played, threads=0, seconds=window.seconds, profile=window.profile(),
                    name="POST ping (load profile)")
         bench.rounds.append(played)
         bench.timings.merge(played)
+    if sink is not None:
+        # The email phase: the same play with the email probes added, for their turn emails
+        # only. Apart from the rounds, whose ping phases have no probes to match theirs.
+        mailed = Timings()
+        play_phase(port, bench.games[ROUNDS * CLIENTS :], bench.probes, sink, mailed, EMAIL_MOVES_PER_CLIENT)
+        bench.timings.merge(mailed, only=("turn email", "turn emails not seen"))
     long_short_phase(port, bench.long, bench.short, bench.timings)
 
 
