@@ -33,7 +33,7 @@ from engine import IllegalAction, registry
 from engine.base import Action, Step
 from games import services
 from games.models import Event, Game, PlayerProfile, Seat
-from games.services import lobby
+from games.services import lobby, simultaneous
 from tests.platform.toy import ToyRules, ToyState, toy_registered
 from tests.services.support import make_users
 
@@ -390,6 +390,26 @@ def test_a_seat_not_to_act_at_the_seq_it_sent_or_without_a_seat_is_refused(toy: 
         submit(game, users[3], pick(3), read)
     game.refresh_from_db()
     assert Event.objects.filter(game=game).count() == read + 2 and game.to_act == [c]
+
+
+def test_past_few_events_the_index_is_asked_first_and_the_decision_is_the_same(
+    toy: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seq read more than FEW_EVENTS events ago is checked by one indexed query for an
+    event that breaks the decision before the events are loaded; the verdicts are those of
+    the short path (here every seq read is past FEW_EVENTS)."""
+    monkeypatch.setattr(simultaneous, "FEW_EVENTS", 0)
+    users = make_users(3, prefix="past")
+    game = toy_game("toy-picks", users)
+    read = game.seq
+    a, b, c = sorted(game.to_act)
+    submit(game, seat_user(game, a), pick(1), read)
+    submit(game, seat_user(game, b), pick(2), read)  # one event since, A's: B's decision stands
+    assert_stale(game, seat_user(game, a), pick(3), read)  # A's own pick came since
+    submit(game, seat_user(game, c), pick(3), read)  # two since, neither C's: the reveal
+    game.refresh_from_db()
+    assert game.seq == read + 3 and sorted(game.to_act) == [a, b, c]
+    assert_stale(game, seat_user(game, c), pick(1), read)  # C's own pick and the reveal since
 
 
 def test_api_answer_for_a_stale_move_keeps_its_shape_and_an_independent_pick_is_201(toy: None) -> None:
