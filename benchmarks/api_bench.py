@@ -49,6 +49,7 @@ EMAIL_PROBES (3), RAMP_SECONDS (1), RULES (all, or a comma-separated list of rul
 
 from __future__ import annotations
 
+import gc
 import http.client
 import json
 import math
@@ -284,6 +285,21 @@ def new_phase() -> Window:
     return PHASE
 
 
+@contextmanager
+def client_collector_paused() -> Iterator[None]:
+    """This process's garbage collector off for a phase, and run before it. While it runs it
+    holds every client thread (the GIL): a full collection of this process took about 100 ms,
+    and every request in flight then took 100 ms longer as the client saw it. The play's
+    clients decode large answers and so set it off during play phases, hardly ever during
+    ping phases: a submit p99 met the client's pauses, a ping p99 did not."""
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def run_threads(
     count: int, work: Callable[[int], None], ramp: float = 0.0, window: Window | None = None,
     seconds: float | None = None,
@@ -305,13 +321,14 @@ def run_threads(
     threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(count)]
     for thread in threads:
         thread.start()
-    barrier.wait()
-    started = time.perf_counter()
-    if window is not None:
-        window.open_at(started + ramp, seconds)
-    for thread in threads:
-        thread.join(PHASE_SECONDS * 3)
-    elapsed = time.perf_counter() - started
+    with client_collector_paused():
+        barrier.wait()
+        started = time.perf_counter()
+        if window is not None:
+            window.open_at(started + ramp, seconds)
+        for thread in threads:
+            thread.join(PHASE_SECONDS * 3)
+        elapsed = time.perf_counter() - started
     if errors:
         raise RuntimeError(f"{len(errors)} client thread(s) failed; first: {errors[0]!r}") from errors[0]
     return elapsed
@@ -639,17 +656,21 @@ def warm_up(port: int, bench: BenchGame) -> None:
     the steady state rather than each worker's first request."""
     clients = {seat: Client(port, token) for seat, token in bench.tokens.items()}
     rng = random.Random(0)
+    path = f"/api/games/{bench.game_id}/"
     for _ in range(6 * WORKERS):
         clients[0].request("GET", "/api/games/")
         clients[0].request("POST", "/api/ping/", {})
-        detail = clients[0].request("GET", f"/api/games/{bench.game_id}/")[1]
+        detail = clients[0].request("GET", path)[1]
         if detail["status"] != "active":
             continue
-        for seat in detail["to_act"]:
-            mine = clients[seat].request("GET", f"/api/games/{bench.game_id}/")[1]
+        # Every seat to act reads before any of them moves, as the play phase's seats do:
+        # where several decide at once, the later ones send a seq that another's decision has
+        # moved past (games/services/simultaneous.py), a path of its own to warm.
+        seen = {seat: clients[seat].request("GET", path)[1] for seat in detail["to_act"]}
+        for seat, mine in seen.items():
             if mine["legal_actions"]:
                 body = {"action": rng.choice(mine["legal_actions"]), "expected_seq": mine["seq"]}
-                clients[seat].request("POST", f"/api/games/{bench.game_id}/actions/", body)
+                clients[seat].request("POST", f"{path}actions/", body)
     for client in clients.values():
         client.close()
 
@@ -827,31 +848,32 @@ def play_phase(
 def sequential_phase(port: int, solo_games: list[BenchGame], timings: Timings) -> None:
     """One client alone: the cost of each request without any queueing. It moves in the
     first game until it ends, then in the next."""
-    new_phase()
-    moves = 0
-    for number, bench in enumerate(solo_games):
-        play = Play(port, bench, Timings(), random.Random(5 + number))
-        ping = play.clients[0]
-        while moves < SEQUENTIAL_MOVES:
-            status, body, elapsed = ping.request("POST", "/api/ping/", {})
-            timings.add("POST ping (1 client)", elapsed)
-            detail = play.detail()
-            if detail["status"] != "active":
-                break
-            seat = detail["to_act"][0]
-            status, detail, elapsed = play.clients[seat].request("GET", play.path)
-            if not detail["legal_actions"]:
-                break
-            body = {
-                "action": play.rng.choice(detail["legal_actions"]),
-                "expected_seq": detail["seq"],
-                "idempotency_key": f"seq-{moves}",
-            }
-            status, answer, elapsed = play.clients[seat].request("POST", f"{play.path}actions/", body)
-            assert status == 201, answer
-            timings.add("POST action (1 client)", elapsed)
-            moves += 1
-        play.close()
+    with client_collector_paused():
+        new_phase()
+        moves = 0
+        for number, bench in enumerate(solo_games):
+            play = Play(port, bench, Timings(), random.Random(5 + number))
+            ping = play.clients[0]
+            while moves < SEQUENTIAL_MOVES:
+                status, body, elapsed = ping.request("POST", "/api/ping/", {})
+                timings.add("POST ping (1 client)", elapsed)
+                detail = play.detail()
+                if detail["status"] != "active":
+                    break
+                seat = detail["to_act"][0]
+                status, detail, elapsed = play.clients[seat].request("GET", play.path)
+                if not detail["legal_actions"]:
+                    break
+                body = {
+                    "action": play.rng.choice(detail["legal_actions"]),
+                    "expected_seq": detail["seq"],
+                    "idempotency_key": f"seq-{moves}",
+                }
+                status, answer, elapsed = play.clients[seat].request("POST", f"{play.path}actions/", body)
+                assert status == 201, answer
+                timings.add("POST action (1 client)", elapsed)
+                moves += 1
+            play.close()
 
 
 def ping_phase(
