@@ -339,7 +339,8 @@ def _events_query() -> tuple[str, Columns]:
 
 def latest_events(game_id: int, after: int, upto: int, limit: int) -> list[Event]:
     """The latest ``limit`` events of ``game_id`` with ``after`` < seq <= ``upto``, newest first:
-    one prepared statement (the log summary of every turn email)."""
+    one prepared statement (the log summary of every turn email, and the events since a
+    decision's seq in a simultaneous step: games/services/simultaneous.py)."""
     sql, columns = _events_query()
     return [columns.instance(Event, row) for row in _rows(sql, [game_id, after, upto, limit])]
 
